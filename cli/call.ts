@@ -1,0 +1,71 @@
+/**
+ * `allternit-driver call OP [json]`: one op against the running driver, or against a
+ * driver started in this process when none runs. Prints the result as JSON on stdout;
+ * an error goes to stderr as JSON and the exit code is 1.
+ *
+ * @module
+ */
+import { DriverClient } from "../rpc/client.ts";
+import { DriverError, isDriverError, toRpcError } from "../protocol/errors.ts";
+import { resolveTarget, type TargetOptions } from "./target.ts";
+import { assemble } from "./setup.ts";
+
+/** Runs one op; resolves with the exit code. */
+export async function callOnce(
+  op: string,
+  paramsJson: string | undefined,
+  options: TargetOptions & { inProcess?: boolean },
+): Promise<number> {
+  try {
+    const params = parseParams(paramsJson);
+    const result = await run(op, params, options);
+    print(Deno.stdout, result);
+    return 0;
+  } catch (err) {
+    print(Deno.stderr, { error: toRpcError(err) });
+    return 1;
+  }
+}
+
+async function run(
+  op: string,
+  params: unknown,
+  options: TargetOptions & { inProcess?: boolean },
+): Promise<unknown> {
+  if (!options.inProcess) {
+    let client: DriverClient | undefined;
+    try {
+      client = await DriverClient.connect(resolveTarget(options));
+    } catch (err) {
+      if (!isDriverError(err, "driver_unavailable")) throw err;
+    }
+    if (client) {
+      try {
+        return await client.request(op, params);
+      } finally {
+        await client.close();
+      }
+    }
+  }
+  const { driver, dispatcher } = await assemble(options.dataDir);
+  try {
+    return await dispatcher.call(op, params);
+  } finally {
+    await driver.close();
+  }
+}
+
+function parseParams(text: string | undefined): unknown {
+  if (text === undefined || text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new DriverError("parse_error", `Cannot parse params as JSON: ${(err as Error).message}`);
+  }
+}
+
+function print(to: { writeSync(p: Uint8Array): number }, value: unknown): void {
+  const bytes = new TextEncoder().encode(JSON.stringify(value, null, 2) + "\n");
+  let off = 0;
+  while (off < bytes.length) off += to.writeSync(bytes.subarray(off));
+}

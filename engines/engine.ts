@@ -1,0 +1,167 @@
+/**
+ * The one contract every engine implements (AT-SPI, UI Automation, AX, Cua, vision).
+ *
+ * Engines hold native handles and know nothing of RPC, ids or versions: they answer raw
+ * trees ({@link RawNode}) that the element map (`map/`) turns into ids and versions, and
+ * they perform actions on the handles the map kept for each id. The router sees engines
+ * only through this interface.
+ *
+ * @module
+ */
+import type { ActionName, Bounds } from "../protocol/element.ts";
+
+/** One accessible node as an engine read it, before the map gives it an id. */
+export interface RawNode {
+  /** Engine-private handle; opaque to every other layer. */
+  handle: string;
+  /** Role in the AX vocabulary (`AXButton`, `AXStaticText`, ...). */
+  role: string;
+  /** Accessible name ("" when none). */
+  name: string;
+  /** Value or text contents, when the node has one. */
+  value?: string;
+  /** Screen points. */
+  bounds: Bounds;
+  /** Sensitive / enabled. */
+  enabled: boolean;
+  /** Has keyboard focus. */
+  focused: boolean;
+  /** What {@link Engine.act} can do with this node. */
+  actions: ActionName[];
+  /** Children in tree order. */
+  children: RawNode[];
+}
+
+/** Whether an engine can serve on this machine, and why not. */
+export interface Availability {
+  /** True when the engine can serve structured calls. */
+  available: boolean;
+  /** Why not (`no_display`, `no_accessibility_bus`, `wrong_os`, ...). */
+  reason?: string;
+}
+
+/** A top-level window as listed by an engine. */
+export interface WindowInfo {
+  /** Engine-stable window id for the window's lifetime. */
+  window: string;
+  /** Title. */
+  title: string;
+  /** Screen points. */
+  bounds: Bounds;
+  /** The window is active. */
+  focused: boolean;
+}
+
+/** A running application with its windows. */
+export interface AppInfo {
+  /** Engine-stable app id. */
+  app: string;
+  /** Process id (0 when unknown). */
+  pid: number;
+  /** Application name, as a caller would type it. */
+  name: string;
+  /** Top-level windows. */
+  windows: WindowInfo[];
+}
+
+/** Limits and cancellation for one read. */
+export interface ReadBudget {
+  /** Stop walking after this many nodes and say `truncated`. */
+  maxElements: number;
+  /** Aborts when the caller's deadline passes. */
+  signal: AbortSignal;
+}
+
+/** A window's tree and what reading it cost. */
+export interface WindowTree {
+  /** The window node itself. */
+  root: RawNode;
+  /** Nodes visited. */
+  nodes: number;
+  /** Wall time of the walk. */
+  ms: number;
+  /** The budget cut the walk short. */
+  truncated: boolean;
+}
+
+/** Pixels of one capture, RGBA, row-major, no padding. */
+export interface Capture {
+  /** Width in pixels. */
+  width: number;
+  /** Height in pixels. */
+  height: number;
+  /** Pixels per screen point. */
+  scale: number;
+  /** Screen point of the capture's top-left pixel. */
+  origin: { x: number; y: number };
+  /** `width * height * 4` bytes. */
+  rgba: Uint8Array;
+}
+
+/** Screen-wide input, in screen points. */
+export type PixelInput =
+  | { kind: "click"; x: number; y: number; button: "left" | "right" | "middle"; count: number }
+  | { kind: "move"; x: number; y: number }
+  | { kind: "drag"; from: { x: number; y: number }; to: { x: number; y: number } }
+  | { kind: "scroll"; x?: number; y?: number; dx: number; dy: number }
+  | { kind: "type"; text: string }
+  | { kind: "key"; keys: string }
+  | { kind: "hold"; key: string; ms: number };
+
+/** How an action was carried out, so callers know when it was not the native path. */
+export interface ActOutcome {
+  /** `action`: the accessibility interface did it; `pixel`: input at the element's centre. */
+  via: "action" | "pixel";
+}
+
+/** A change an app announced; the live map turns these into patches. */
+export interface EngineEvent {
+  /** Window the change belongs to, when the engine knows it. */
+  window?: string;
+  /** Process id of the app. */
+  pid: number;
+  /** What changed, coarse enough to compare across engines. */
+  kind: "structure" | "property" | "state" | "text" | "bounds" | "window" | "focus";
+  /** The node named by the notification, when there is one. */
+  handle?: string;
+}
+
+/** The engine contract. */
+export interface Engine {
+  /** Short name used in `hello`, the router and the audit log. */
+  readonly name: string;
+  /** The ops this engine can serve (router: capability first). */
+  readonly ops: readonly string[];
+  /** Can it serve here, and if not, why. Cheap; may be cached by the engine. */
+  availability(): Promise<Availability>;
+  /** Running apps with their windows. */
+  listApps(signal: AbortSignal): Promise<AppInfo[]>;
+  /** Walks one window's tree. */
+  readWindow(window: string, budget: ReadBudget): Promise<WindowTree>;
+  /** Re-reads named nodes with their children (patching); `null` for a node that is gone. */
+  readNodes(
+    window: string,
+    handles: readonly string[],
+    budget: ReadBudget,
+  ): Promise<Map<string, RawNode | null>>;
+  /** Child count of the window node (staleness probe, first call). */
+  childCount(window: string, signal: AbortSignal): Promise<number>;
+  /** Handle of the app's focused node (staleness probe, second call). */
+  focusedHandle(window: string, signal: AbortSignal): Promise<string | null>;
+  /** Performs an action on a node of `window`. */
+  act(
+    window: string,
+    node: RawNode,
+    action: ActionName,
+    value: string | undefined,
+    signal: AbortSignal,
+  ): Promise<ActOutcome>;
+  /** Screen-wide pointer and keyboard input. */
+  input(input: PixelInput, signal: AbortSignal): Promise<void>;
+  /** Pixels of a window, or of the whole screen without one. */
+  capture(window: string | undefined, signal: AbortSignal): Promise<Capture>;
+  /** Starts delivering change notifications; returns the unsubscribe function. */
+  subscribe(listener: (event: EngineEvent) => void): Promise<() => Promise<void>>;
+  /** Releases every native resource; idempotent. */
+  close(): Promise<void>;
+}

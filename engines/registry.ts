@@ -1,0 +1,60 @@
+/**
+ * The engines this build knows, and which of them can run on this OS. The router and the
+ * driver get engines from here; nothing else imports a platform engine module, so a
+ * platform's FFI is only loaded on that platform.
+ *
+ * @module
+ */
+import type { Availability, Engine } from "./engine.ts";
+
+/** A known engine, loaded on demand. */
+export interface EngineEntry {
+  /** Engine name, as in `hello`. */
+  name: string;
+  /** The OSes it can run on. */
+  os: readonly (typeof Deno.build.os)[];
+  /** Ops it serves (known before loading, for `hello` on other OSes). */
+  ops: readonly string[];
+  /** Imports and constructs the engine. */
+  load(): Promise<Engine>;
+}
+
+/** Engines known to this build, in the order the router prefers them. */
+export const ENGINES: readonly EngineEntry[] = [];
+
+/** An engine ready to serve, or the reason it can't. */
+export interface LoadedEngine {
+  /** Registry entry. */
+  entry: EngineEntry;
+  /** Present when loaded (even if unavailable, so it can be asked again later). */
+  engine?: Engine;
+  /** Availability as last checked. */
+  availability: Availability;
+}
+
+/** Loads every engine this OS can run and checks its availability. Never throws. */
+export async function loadEngines(
+  entries: readonly EngineEntry[] = ENGINES,
+  os: typeof Deno.build.os = Deno.build.os,
+): Promise<LoadedEngine[]> {
+  return await Promise.all(entries.map(async (entry): Promise<LoadedEngine> => {
+    if (!entry.os.includes(os)) {
+      return {
+        entry,
+        availability: { available: false, reason: `wrong_os: needs ${entry.os.join(" or ")}` },
+      };
+    }
+    try {
+      const engine = await entry.load();
+      return { entry, engine, availability: await engine.availability() };
+    } catch (err) {
+      return {
+        entry,
+        availability: {
+          available: false,
+          reason: err instanceof Error ? err.message : String(err),
+        },
+      };
+    }
+  }));
+}

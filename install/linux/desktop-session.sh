@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# A headless Linux desktop with a live accessibility bus (shared/design/headless-desktop.md).
+#
+#   desktop-session.sh run -- CMD...   start the session, run CMD inside it, stop, exit with CMD's code
+#   desktop-session.sh start           start and print `export` lines for the session's environment
+#   desktop-session.sh stop            stop what `start` started (pids kept in $STATE/pids)
+#
+# Everything it starts is stopped by pid, apps' parent processes first, Xvfb last.
+set -euo pipefail
+
+STATE="${ALLTERNIT_SESSION_DIR:-/tmp/allternit-desktop}"
+
+die() { echo "desktop-session: $*" >&2; exit 1; }
+
+need() {
+  local missing=()
+  for bin in Xvfb xdpyinfo dbus-daemon xdotool; do command -v "$bin" >/dev/null || missing+=("$bin"); done
+  [ -x /usr/libexec/at-spi-bus-launcher ] || missing+=(at-spi-bus-launcher)
+  [ ${#missing[@]} -eq 0 ] || die "missing: ${missing[*]} (apt-get install xvfb x11-utils dbus at-spi2-core xdotool)"
+}
+
+free_display() {
+  local n=${ALLTERNIT_DISPLAY_NUM:-77}
+  while [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ]; do n=$((n + 1)); done
+  echo "$n"
+}
+
+wait_for() { # wait_for SECONDS CMD...
+  local deadline=$((SECONDS + $1)); shift
+  until "$@" >/dev/null 2>&1; do
+    [ $SECONDS -lt $deadline ] || return 1
+    sleep 0.05
+  done
+}
+
+start() {
+  need
+  mkdir -p "$STATE" && chmod 700 "$STATE"
+  : > "$STATE/pids"
+  local n; n=$(free_display)
+  Xvfb ":$n" -screen 0 1280x1024x24 -nolisten tcp >"$STATE/xvfb.log" 2>&1 &
+  echo $! >> "$STATE/pids"
+  export DISPLAY=":$n"
+  wait_for 10 xdpyinfo -display "$DISPLAY" || die "Xvfb on $DISPLAY did not answer; see $STATE/xvfb.log"
+
+  local out; out=$(dbus-daemon --session --fork --nosyslog --print-address=1 --print-pid=1)
+  export DBUS_SESSION_BUS_ADDRESS; DBUS_SESSION_BUS_ADDRESS=$(echo "$out" | sed -n 1p)
+  echo "$out" | sed -n 2p >> "$STATE/pids"
+
+  export XDG_RUNTIME_DIR="$STATE/runtime"; mkdir -p "$XDG_RUNTIME_DIR"; chmod 700 "$XDG_RUNTIME_DIR"
+  export GTK_MODULES=gail:atk-bridge ACCESSIBILITY_ENABLED=1 GNOME_ACCESSIBILITY=1 QT_ACCESSIBILITY=1
+  export GDK_BACKEND=x11 NO_AT_BRIDGE=0 GSETTINGS_BACKEND=memory
+  unset NO_AT_BRIDGE
+
+  /usr/libexec/at-spi-bus-launcher --launch-immediately --a11y=1 >"$STATE/a11y.log" 2>&1 &
+  echo $! >> "$STATE/pids"
+  wait_for 10 dbus-send --session --print-reply=literal --dest=org.a11y.Bus /org/a11y/bus org.a11y.Bus.GetAddress \
+    || die "the accessibility bus did not come up; see $STATE/a11y.log"
+  /usr/libexec/at-spi2-registryd --use-gnome-session=false >"$STATE/registryd.log" 2>&1 &
+  echo $! >> "$STATE/pids"
+
+  cat > "$STATE/env" <<ENV
+export DISPLAY='$DISPLAY'
+export DBUS_SESSION_BUS_ADDRESS='$DBUS_SESSION_BUS_ADDRESS'
+export XDG_RUNTIME_DIR='$XDG_RUNTIME_DIR'
+export GTK_MODULES='$GTK_MODULES' ACCESSIBILITY_ENABLED=1 GNOME_ACCESSIBILITY=1 QT_ACCESSIBILITY=1
+export GDK_BACKEND=x11 GSETTINGS_BACKEND=memory
+unset NO_AT_BRIDGE
+ENV
+}
+
+stop() {
+  [ -f "$STATE/pids" ] || return 0
+  # Reverse order: registry and bus first, Xvfb (the first pid) last.
+  tac "$STATE/pids" | while read -r pid; do
+    [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
+  done
+  sleep 0.1
+  tac "$STATE/pids" | while read -r pid; do
+    [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null || true
+  done
+  rm -f "$STATE/pids" "$STATE/env"
+}
+
+case "${1:-}" in
+  start) start; cat "$STATE/env" ;;
+  stop) stop ;;
+  run)
+    shift; [ "${1:-}" = "--" ] && shift
+    [ $# -gt 0 ] || die "usage: desktop-session.sh run -- CMD..."
+    STATE="$STATE.$$"; export ALLTERNIT_SESSION_DIR="$STATE"
+    trap stop EXIT
+    start
+    set +e; "$@"; rc=$?; set -e
+    exit $rc
+    ;;
+  *) die "usage: desktop-session.sh start | stop | run -- CMD..." ;;
+esac

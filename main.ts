@@ -1,0 +1,142 @@
+// deno-lint-ignore-file no-console -- the CLI is where the driver talks to a person.
+/**
+ * The `allternit-driver` command line: parses arguments and starts things; all work
+ * lives in `cli/`, `driver/` and below.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { serve } from "./cli/serve.ts";
+import { forward } from "./cli/forward.ts";
+import { callOnce } from "./cli/call.ts";
+import { OP_NAMES, OPS } from "./protocol/ops.ts";
+import { VERSION } from "./driver/version.ts";
+
+const HELP: Record<string, string> = {
+  main: `allternit-driver ${VERSION}: reads and operates desktop apps for AI agents.
+
+Usage: allternit-driver <command> [options]
+
+Commands:
+  serve   Serve JSON-RPC on the private unix socket (or loopback TCP with --tcp)
+  rpc     Forward stdin lines to a running driver and its answers to stdout
+  call    Run one op and print the result: call OP ['{"json":"params"}']
+  hello   Same as: call hello
+
+Run 'allternit-driver <command> --help' for a command's options.`,
+  serve:
+    `Usage: allternit-driver serve [--socket PATH | --tcp [--host 127.0.0.1] [--port N]] [--data-dir DIR]
+
+  --socket PATH   unix socket (default <data>/computer-use/allternit-driver.sock)
+  --tcp           loopback TCP on a random port with a per-launch token
+  --host H        loopback address for --tcp (others are refused)
+  --port N        port for --tcp (default: random)
+  --data-dir DIR  data folder (default ALLTERNIT_DATA_DIR or the OS convention)
+
+Prints one JSON line on stdout when ready: {"ready":true,"socket":...} or
+{"ready":true,"endpoint":"127.0.0.1:N","token":...}. Logs go to stderr as JSON lines.
+Exit codes: 0 stopped by SIGTERM/SIGINT, 1 failed, 2 usage, 3 another driver owns the socket.`,
+  rpc: `Usage: allternit-driver rpc [--socket PATH | --endpoint HOST:PORT] [--data-dir DIR]
+
+Forwards JSON-RPC lines from stdin to the driver and answers to stdout. Target: the flags,
+else ALLTERNIT_DRIVER_ENDPOINT + ALLTERNIT_DRIVER_TOKEN (the token is added to each
+request), else ALLTERNIT_DRIVER_SOCKET, else the default socket.
+Exit codes: 0 all answered, 2 usage, 3 no driver reachable, 4 connection lost.`,
+  call:
+    `Usage: allternit-driver call OP ['{"json":"params"}'] [--socket PATH | --endpoint HOST:PORT] [--in-process]
+
+Runs one op on the running driver, or on a driver started in this process when none is
+reachable (or with --in-process). Prints the result as JSON; on error prints
+{"error":...} to stderr and exits 1.
+
+Ops:
+${OP_NAMES.map((n) => `  ${n.padEnd(16)}${OPS[n].summary}`).join("\n")}`,
+};
+HELP.hello = HELP.call!;
+
+async function main(args: string[]): Promise<number> {
+  const [command, ...rest] = args;
+  if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+    console.log(HELP.main);
+    return command === undefined ? 2 : 0;
+  }
+  if (command === "--version") {
+    console.log(VERSION);
+    return 0;
+  }
+  if (!(command in HELP) || command === "main") {
+    console.error(`Unknown command "${command}"\n\n${HELP.main}`);
+    return 2;
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: {
+        help: { type: "boolean", short: "h" },
+        socket: { type: "string" },
+        tcp: { type: "boolean" },
+        host: { type: "string" },
+        port: { type: "string" },
+        endpoint: { type: "string" },
+        "data-dir": { type: "string" },
+        "in-process": { type: "boolean" },
+      },
+    });
+  } catch (err) {
+    console.error(`${(err as Error).message}\n\n${HELP[command]}`);
+    return 2;
+  }
+  const { values: v, positionals } = parsed;
+  if (v.help) {
+    console.log(HELP[command]);
+    return 0;
+  }
+  const target = {
+    ...(v.socket ? { socket: v.socket } : {}),
+    ...(v.endpoint ? { endpoint: v.endpoint } : {}),
+    ...(v["data-dir"] ? { dataDir: v["data-dir"] } : {}),
+  };
+  switch (command) {
+    case "serve": {
+      const port = v.port === undefined ? undefined : Number(v.port);
+      if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) {
+        console.error(`Invalid --port "${v.port}"`);
+        return 2;
+      }
+      if (v.tcp && v.socket) {
+        console.error("Give either --socket or --tcp, not both");
+        return 2;
+      }
+      return await serve({
+        ...target,
+        ...(v.tcp ? { tcp: true } : {}),
+        ...(v.host ? { host: v.host } : {}),
+        ...(port !== undefined ? { port } : {}),
+      });
+    }
+    case "rpc":
+      return await forward(target);
+    case "hello":
+      return await callOnce("hello", undefined, { ...target, inProcess: v["in-process"] ?? false });
+    case "call": {
+      const [op, params] = positionals;
+      if (!op) {
+        console.error(HELP.call);
+        return 2;
+      }
+      return await callOnce(op, params, { ...target, inProcess: v["in-process"] ?? false });
+    }
+  }
+  return 2;
+}
+
+if (import.meta.main) {
+  try {
+    Deno.exit(await main(Deno.args));
+  } catch (err) {
+    console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+    Deno.exit(1);
+  }
+}

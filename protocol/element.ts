@@ -1,0 +1,48 @@
+/**
+ * The element shape every engine's reads are turned into (protocol.md, "Elements").
+ *
+ * @module
+ */
+import { z } from "zod";
+
+/** A rectangle in screen points. */
+export const Bounds = z.object({
+  x: z.number(),
+  y: z.number(),
+  w: z.number(),
+  h: z.number(),
+});
+/** A rectangle in screen points. */
+export type Bounds = z.infer<typeof Bounds>;
+
+/** The actions an element may offer (protocol.md, `act`). */
+export const ActionName = z.enum([
+  "press",
+  "click",
+  "focus",
+  "set_value",
+  "type_text",
+  "select",
+  "expand",
+  "collapse",
+  "scroll_into_view",
+  "show_menu",
+]);
+/** The actions an element may offer. */
+export type ActionName = z.infer<typeof ActionName>;
+
+/** One element of a window's map, as callers see it. */
+export const Element = z.object({
+  id: z.string(),
+  role: z.string(),
+  name: z.string(),
+  value: z.string().optional(),
+  bounds: Bounds,
+  enabled: z.boolean(),
+  focused: z.boolean(),
+  actions: z.array(ActionName),
+  parent: z.string().optional(),
+  crop: z.string().regex(/^[0-9a-f]{16}$/).optional(),
+});
+/** One element of a window's map, as callers see it. */
+export type Element = z.infer<typeof Element>;

@@ -1,0 +1,145 @@
+/**
+ * Parameter schemas for every op (protocol.md, "Ops"). Objects are strict so a misspelt
+ * field is an `invalid_params` error rather than silently ignored.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { ActionName, Bounds } from "./element.ts";
+
+/** Per-call deadline every op accepts (code-style: every request carries a deadline). */
+const timeout = { timeout_ms: z.number().int().min(1).max(600_000).optional() };
+
+const Point = z.strictObject({ x: z.number(), y: z.number() });
+const Version = z.number().int().min(0);
+const WindowId = z.string().min(1);
+
+/** `hello` and `list_apps` take nothing but a deadline. */
+export const NoParams = z.strictObject({ ...timeout });
+
+/** `read_ui`. */
+export const ReadUiParams = z.strictObject({
+  app: z.union([z.string().min(1), z.number().int().positive()]).optional(),
+  window: WindowId.optional(),
+  since: Version.optional(),
+  fresh: z.boolean().optional(),
+  crops: z.boolean().optional(),
+  max_elements: z.number().int().min(1).max(100_000).optional(),
+  ...timeout,
+});
+
+/** One element action, as `act` takes it and as a `run_batch` step. */
+const ElementAction = {
+  id: z.string().min(1),
+  action: ActionName,
+  value: z.string().optional(),
+};
+
+/** `act`. */
+export const ActParams = z.strictObject({
+  window: WindowId,
+  version: Version,
+  ...ElementAction,
+  ...timeout,
+});
+
+/** `pixel_click`. */
+export const PixelClickParams = z.strictObject({
+  x: z.number(),
+  y: z.number(),
+  button: z.enum(["left", "right", "middle"]).optional(),
+  count: z.number().int().min(1).max(3).optional(),
+  ...timeout,
+});
+/** `pixel_move`. */
+export const PixelMoveParams = z.strictObject({ x: z.number(), y: z.number(), ...timeout });
+/** `pixel_drag`. */
+export const PixelDragParams = z.strictObject({ from: Point, to: Point, ...timeout });
+/** `pixel_scroll`: dy > 0 scrolls down; `x, y` move the pointer first. */
+export const PixelScrollParams = z.strictObject({
+  dx: z.number().int(),
+  dy: z.number().int(),
+  x: z.number().optional(),
+  y: z.number().optional(),
+  ...timeout,
+});
+/** `pixel_type_text`. */
+export const PixelTypeTextParams = z.strictObject({
+  text: z.string().max(100_000),
+  ...timeout,
+});
+/** `pixel_key`: one chord such as `ctrl+a` or `Return`. */
+export const PixelKeyParams = z.strictObject({ keys: z.string().min(1), ...timeout });
+/** `hold_key`. */
+export const HoldKeyParams = z.strictObject({
+  key: z.string().min(1),
+  ms: z.number().int().min(1).max(60_000),
+  ...timeout,
+});
+
+/** A `run_batch` step that is pixel input: the op name plus that op's params. */
+const PixelStep = z.discriminatedUnion("op", [
+  PixelClickParams.extend({ op: z.literal("pixel_click") }),
+  PixelMoveParams.extend({ op: z.literal("pixel_move") }),
+  PixelDragParams.extend({ op: z.literal("pixel_drag") }),
+  PixelScrollParams.extend({ op: z.literal("pixel_scroll") }),
+  PixelTypeTextParams.extend({ op: z.literal("pixel_type_text") }),
+  PixelKeyParams.extend({ op: z.literal("pixel_key") }),
+]);
+
+/** One `run_batch` step. */
+export const BatchStep = z.union([z.strictObject(ElementAction), PixelStep]);
+/** One `run_batch` step. */
+export type BatchStep = z.infer<typeof BatchStep>;
+
+/** `run_batch`. */
+export const RunBatchParams = z.strictObject({
+  window: WindowId,
+  version: Version,
+  steps: z.array(BatchStep).min(1).max(200),
+  stop_on_error: z.boolean().optional(),
+  ...timeout,
+});
+
+/** What `verify` and `find` match on. */
+const Query = {
+  role: z.string().optional(),
+  name: z.string().optional(),
+  value: z.string().optional(),
+};
+
+/** `verify`: one of `id` or `query` names the element. */
+export const VerifyParams = z.strictObject({
+  window: WindowId,
+  id: z.string().optional(),
+  query: z.strictObject(Query).optional(),
+  expect: z.strictObject({
+    exists: z.boolean().optional(),
+    name: z.string().optional(),
+    value: z.string().optional(),
+    enabled: z.boolean().optional(),
+    focused: z.boolean().optional(),
+  }),
+  ...timeout,
+}).refine((p) => (p.id === undefined) !== (p.query === undefined), {
+  message: 'Give exactly one of "id" or "query"',
+  path: ["id"],
+});
+
+/** `find`. */
+export const FindParams = z.strictObject({
+  window: WindowId,
+  query: z.strictObject({ ...Query, name_contains: z.string().optional() }),
+  ...timeout,
+});
+
+/** `screenshot`. */
+export const ScreenshotParams = z.strictObject({ window: WindowId.optional(), ...timeout });
+
+/** `zoom`. */
+export const ZoomParams = z.strictObject({
+  window: WindowId.optional(),
+  region: Bounds.refine((r) => r.w > 0 && r.h > 0, "Region must have a positive size"),
+  scale: z.number().min(0.1).max(8).optional(),
+  ...timeout,
+});

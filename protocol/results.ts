@@ -1,0 +1,144 @@
+/**
+ * Result schemas for every op. The dispatcher adds `engine` and `ms` to every answer;
+ * results are checked against these in tests and when `ALLTERNIT_CHECK_RESULTS=1`.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { Bounds, Element } from "./element.ts";
+
+/** Members every answer carries (protocol.md, "Ops"). */
+export const Common = { engine: z.string(), ms: z.number() };
+
+/** Live-map state of the window an answer came from. */
+export const LiveState = z.strictObject({
+  state: z.enum(["live", "degraded"]),
+  reason: z.string().optional(),
+});
+
+/** One engine in `hello`. */
+export const EngineReport = z.strictObject({
+  name: z.string(),
+  available: z.boolean(),
+  reason: z.string().optional(),
+  ops: z.array(z.string()),
+});
+
+/** `hello`. */
+export const HelloResult = z.strictObject({
+  name: z.string(),
+  version: z.string(),
+  protocol: z.literal(1),
+  os: z.string(),
+  pid: z.number().int(),
+  engines: z.array(EngineReport),
+  ops: z.array(z.string()),
+  live: z.strictObject({ watched: z.number().int(), limit: z.number().int() }),
+  router: z.record(z.string(), z.unknown()).optional(),
+  ...Common,
+});
+
+/** `list_apps`. */
+export const ListAppsResult = z.strictObject({
+  apps: z.array(z.strictObject({
+    app: z.string(),
+    pid: z.number().int(),
+    name: z.string(),
+    windows: z.array(z.strictObject({
+      window: z.string(),
+      title: z.string(),
+      bounds: Bounds,
+      focused: z.boolean(),
+    })),
+  })),
+  ...Common,
+});
+
+/** `read_ui`: either the whole map or, with `since`, a diff. */
+export const ReadUiResult = z.strictObject({
+  app: z.string(),
+  pid: z.number().int(),
+  window: z.string(),
+  version: z.number().int(),
+  elements: z.array(Element).optional(),
+  added: z.array(Element).optional(),
+  changed: z.array(Element).optional(),
+  removed: z.array(z.string()).optional(),
+  reset: z.boolean().optional(),
+  truncated: z.boolean().optional(),
+  cached: z.boolean(),
+  live: LiveState,
+  source: z.enum(["tree", "vision", "both"]),
+  source_reason: z.string().optional(),
+  degraded: z.boolean().optional(),
+  degraded_reason: z.string().optional(),
+  ...Common,
+});
+
+/** How an action's effects were judged settled (issue 7). */
+export const Settled = z.enum(["quiet", "no_reaction", "timeout"]);
+
+/** `act`. */
+export const ActResult = z.strictObject({
+  ok: z.literal(true),
+  version: z.number().int(),
+  via: z.enum(["action", "pixel"]),
+  effect: z.enum(["changed", "none"]),
+  settled: Settled,
+  settle_ms: z.number(),
+  added: z.array(Element),
+  changed: z.array(Element),
+  removed: z.array(z.string()),
+  ...Common,
+});
+
+/** One step's outcome in `run_batch`. */
+export const StepResult = z.strictObject({
+  ok: z.boolean(),
+  skipped: z.boolean().optional(),
+  error: z.strictObject({
+    code: z.string(),
+    message: z.string(),
+  }).optional(),
+  via: z.enum(["action", "pixel"]).optional(),
+  settled: Settled.optional(),
+  ms: z.number(),
+});
+
+/** `run_batch`. */
+export const RunBatchResult = z.strictObject({
+  ok: z.boolean(),
+  results: z.array(StepResult),
+  version: z.number().int(),
+  added: z.array(Element),
+  changed: z.array(Element),
+  removed: z.array(z.string()),
+  ...Common,
+});
+
+/** `verify`. */
+export const VerifyResult = z.strictObject({
+  ok: z.boolean(),
+  actual: z.union([Element, z.null()]),
+  version: z.number().int(),
+  ...Common,
+});
+
+/** `find`. */
+export const FindResult = z.strictObject({
+  elements: z.array(Element),
+  version: z.number().int(),
+  ...Common,
+});
+
+/** `screenshot` and `zoom`. */
+export const ImageResult = z.strictObject({
+  png: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  scale: z.number(),
+  ...Common,
+});
+
+/** Every `pixel_*` op and `hold_key`. */
+export const OkResult = z.strictObject({ ok: z.literal(true), ...Common });

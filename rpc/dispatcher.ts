@@ -1,0 +1,192 @@
+/**
+ * The dispatcher: turns one JSON-RPC request into a validated call of an op handler and
+ * the handler's outcome into one JSON-RPC response. It knows the op table and the error
+ * hierarchy, nothing of transports, engines or the OS.
+ *
+ * @module
+ */
+import type { z } from "zod";
+import { DriverError, toRpcError } from "../protocol/errors.ts";
+import {
+  type HandlerResultOf,
+  isOpName,
+  OP_NAMES,
+  type OpName,
+  OPS,
+  type ParamsOf,
+} from "../protocol/ops.ts";
+import { log } from "../util/log.ts";
+
+/** What a handler gets besides its params. */
+export interface CallContext {
+  /** The op being served. */
+  op: OpName;
+  /** Aborts when the request's deadline passes. */
+  signal: AbortSignal;
+  /** `performance.now()` value of the deadline. */
+  deadline: number;
+}
+
+/** One handler per op. */
+export type Handlers = {
+  [N in OpName]: (params: ParamsOf<N>, ctx: CallContext) => Promise<HandlerResultOf<N>>;
+};
+
+/** Dispatcher settings. */
+export interface DispatcherOptions {
+  /** Deadline when a request gives no `timeout_ms`. */
+  defaultTimeoutMs?: number;
+  /** Validate results against the op table before sending (tests, debugging). */
+  checkResults?: boolean;
+}
+
+/** A JSON-RPC id. */
+type Id = string | number | null;
+
+/** Per-request authorisation, decided by the transport (TCP checks the token). */
+export type Authorize = (request: Record<string, unknown>) => boolean;
+
+const decoder = new TextDecoder();
+
+/** Turns zod issues into protocol.md's `issues: [{path, message}]`. */
+export function zodIssues(error: z.ZodError): { path: (string | number)[]; message: string }[] {
+  return error.issues.map((i) => ({
+    path: i.path.map((p) => (typeof p === "symbol" ? String(p) : p)),
+    message: i.message,
+  }));
+}
+
+/** Validates and serves requests. */
+export class Dispatcher {
+  readonly #handlers: Handlers;
+  readonly #defaultTimeoutMs: number;
+  readonly #checkResults: boolean;
+
+  /** Serves `handlers` with the given options. */
+  constructor(handlers: Handlers, options: DispatcherOptions = {}) {
+    this.#handlers = handlers;
+    this.#defaultTimeoutMs = options.defaultTimeoutMs ?? 30_000;
+    this.#checkResults = options.checkResults ??
+      Deno.env.get("ALLTERNIT_CHECK_RESULTS") === "1";
+  }
+
+  /**
+   * Serves one line. Answers the response line (without `\n`), or `undefined` for a
+   * notification, which is run but never answered.
+   */
+  async handleLine(line: Uint8Array | string, authorize?: Authorize): Promise<string | undefined> {
+    let request: unknown;
+    try {
+      request = JSON.parse(typeof line === "string" ? line : decoder.decode(line));
+    } catch (err) {
+      return respondError(
+        null,
+        new DriverError("parse_error", `Cannot parse request: ${msg(err)}`),
+      );
+    }
+    if (typeof request !== "object" || request === null || Array.isArray(request)) {
+      return respondError(
+        null,
+        new DriverError("invalid_request", "Request must be a JSON object"),
+      );
+    }
+    const req = request as Record<string, unknown>;
+    const hasId = Object.hasOwn(req, "id");
+    const id = req.id;
+    if (hasId && !(typeof id === "string" || typeof id === "number" || id === null)) {
+      return respondError(
+        null,
+        new DriverError("invalid_request", '"id" must be a string or number'),
+      );
+    }
+    const rid = (id ?? null) as Id;
+    if (req.jsonrpc !== "2.0" || typeof req.method !== "string") {
+      const err = new DriverError(
+        "invalid_request",
+        'Request needs "jsonrpc": "2.0" and a string "method"',
+      );
+      return hasId ? respondError(rid, err) : respondError(null, err);
+    }
+    if (authorize && !authorize(req)) {
+      const err = new DriverError("unauthorized", "Missing or wrong token");
+      return hasId ? respondError(rid, err) : undefined;
+    }
+    try {
+      const result = await this.call(req.method, req.params);
+      return hasId ? JSON.stringify({ jsonrpc: "2.0", id: rid, result }) : undefined;
+    } catch (err) {
+      if (!(err instanceof DriverError)) {
+        log("error", "op failed with a bug", { op: req.method, error: String(err) });
+      }
+      return hasId ? respondError(rid, err) : undefined;
+    }
+  }
+
+  /** Validates `params`, runs the op under its deadline and returns the wire result. */
+  async call(method: string, params: unknown): Promise<Record<string, unknown>> {
+    if (!isOpName(method)) {
+      throw new DriverError("method_not_found", `Unknown op "${method}"`, { ops: OP_NAMES });
+    }
+    const spec = OPS[method];
+    const parsed = spec.params.safeParse(params ?? {});
+    if (!parsed.success) {
+      throw new DriverError(
+        "invalid_params",
+        `Invalid params for "${method}": ${parsed.error.issues[0]?.message ?? "bad value"}`,
+        { issues: zodIssues(parsed.error) },
+      );
+    }
+    const timeoutMs = (parsed.data as { timeout_ms?: number }).timeout_ms ??
+      this.#defaultTimeoutMs;
+    const started = performance.now();
+    const ctx: CallContext = {
+      op: method,
+      signal: AbortSignal.timeout(timeoutMs),
+      deadline: started + timeoutMs,
+    };
+    const handler = this.#handlers[method] as (
+      p: unknown,
+      c: CallContext,
+    ) => Promise<Record<string, unknown>>;
+    const result = await withDeadline(handler(parsed.data, ctx), ctx.signal, timeoutMs);
+    const out = { ...result, ms: round(performance.now() - started) };
+    if (this.#checkResults) {
+      const checked = spec.result.safeParse(out);
+      if (!checked.success) {
+        throw new DriverError("internal", `Result of "${method}" breaks its schema`, {
+          issues: zodIssues(checked.error),
+        });
+      }
+    }
+    return out;
+  }
+}
+
+/** Races the handler against its deadline so a stuck engine still gets an answer out. */
+function withDeadline<T>(work: Promise<T>, signal: AbortSignal, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new DriverError("timeout", `No answer within ${ms} ms`, { ms }));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, (err) => {
+      // An engine that saw the abort throws its own error; the caller wants `timeout`.
+      if (signal.aborted) onAbort();
+      else reject(err);
+    }).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+function respondError(id: Id, err: unknown): string {
+  return JSON.stringify({ jsonrpc: "2.0", id, error: toRpcError(err) });
+}
+
+function msg(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 100) / 100;
+}
+
+/** A typed view of {@link HandlerResultOf} for handler authors. */
+export type { HandlerResultOf };
