@@ -1,0 +1,55 @@
+/**
+ * PNG encoding and cropping of {@link Capture}s (screenshots, zoom).
+ *
+ * @module
+ */
+import { encode } from "fast-png";
+import { DriverError } from "../../protocol/errors.ts";
+import type { Bounds } from "../../protocol/element.ts";
+import type { Capture } from "../engine.ts";
+
+/** Encodes `capture` as an 8-bit RGBA PNG. */
+export function encodePng(capture: Capture): Uint8Array {
+  return encode({
+    width: capture.width,
+    height: capture.height,
+    data: capture.rgba,
+    depth: 8,
+    channels: 4,
+  });
+}
+
+/**
+ * The part of `capture` inside `rect` (screen points), clipped to the capture. Throws
+ * `invalid_params` when they do not overlap.
+ */
+export function cropCapture(capture: Capture, rect: Bounds): Capture {
+  const { scale, origin } = capture;
+  // Screen points -> capture pixels, widened outwards so a fractional edge is kept.
+  const left = Math.max(0, Math.floor((rect.x - origin.x) * scale));
+  const top = Math.max(0, Math.floor((rect.y - origin.y) * scale));
+  const right = Math.min(capture.width, Math.ceil((rect.x + rect.w - origin.x) * scale));
+  const bottom = Math.min(capture.height, Math.ceil((rect.y + rect.h - origin.y) * scale));
+  if (right <= left || bottom <= top) {
+    throw new DriverError(
+      "invalid_params",
+      `Cannot crop ${rect.w}x${rect.h} at (${rect.x}, ${rect.y}): it is outside the capture`,
+      { issues: [{ path: ["region"], message: "does not overlap the captured area" }] },
+    );
+  }
+  const width = right - left;
+  const height = bottom - top;
+  const rgba = new Uint8Array(width * height * 4);
+  const rowBytes = width * 4;
+  for (let y = 0; y < height; y++) {
+    const from = ((top + y) * capture.width + left) * 4;
+    rgba.set(capture.rgba.subarray(from, from + rowBytes), y * rowBytes);
+  }
+  return {
+    width,
+    height,
+    scale,
+    origin: { x: origin.x + left / scale, y: origin.y + top / scale },
+    rgba,
+  };
+}

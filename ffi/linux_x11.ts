@@ -1,0 +1,289 @@
+/**
+ * libX11 and libXtst through `Deno.dlopen`: the symbol tables, the loaders and the one
+ * check helper that turns X protocol errors into {@link DriverError}s.
+ *
+ * Xlib reports protocol errors (BadWindow, BadMatch, ...) asynchronously to a
+ * process-wide handler whose default prints and calls `exit()`. {@link retainErrorTrap}
+ * replaces it with a callback that only records the error; {@link checkX} then syncs and
+ * throws what was recorded for that display.
+ *
+ * @module
+ */
+import { DriverError } from "../protocol/errors.ts";
+
+/** Out-parameter pointers (`int *`, `Window *`, ...) are passed as typed arrays. */
+const OUT5 = ["buffer", "buffer", "buffer", "buffer", "buffer"] as const;
+const OUT7 = [...OUT5, "buffer", "buffer"] as const;
+
+/** libX11 symbols. X types on x86_64: XID/Window/Atom/KeySym = u64, KeyCode = u8, Bool/Status = i32. */
+export const X11_SYMBOLS = {
+  // Display *XOpenDisplay(const char *display_name);
+  XOpenDisplay: { parameters: ["buffer"], result: "pointer" },
+  // int XCloseDisplay(Display *display);
+  XCloseDisplay: { parameters: ["pointer"], result: "i32" },
+  // Window XDefaultRootWindow(Display *display);
+  XDefaultRootWindow: { parameters: ["pointer"], result: "u64" },
+  // int XDefaultScreen(Display *display);
+  XDefaultScreen: { parameters: ["pointer"], result: "i32" },
+  // int XDisplayWidth(Display *display, int screen_number);
+  XDisplayWidth: { parameters: ["pointer", "i32"], result: "i32" },
+  // int XDisplayHeight(Display *display, int screen_number);
+  XDisplayHeight: { parameters: ["pointer", "i32"], result: "i32" },
+  // int XFlush(Display *display);
+  XFlush: { parameters: ["pointer"], result: "i32" },
+  // int XSync(Display *display, Bool discard);
+  XSync: { parameters: ["pointer", "i32"], result: "i32" },
+  // int XFree(void *data);
+  XFree: { parameters: ["pointer"], result: "i32" },
+  // KeySym XStringToKeysym(const char *string);
+  XStringToKeysym: { parameters: ["buffer"], result: "u64" },
+  // int XDisplayKeycodes(Display *display, int *min_keycodes_return, int *max_keycodes_return);
+  XDisplayKeycodes: { parameters: ["pointer", "buffer", "buffer"], result: "i32" },
+  // KeySym *XGetKeyboardMapping(Display *display, KeyCode first_keycode, int keycode_count,
+  //                             int *keysyms_per_keycode_return);
+  XGetKeyboardMapping: { parameters: ["pointer", "u8", "i32", "buffer"], result: "pointer" },
+  // int XChangeKeyboardMapping(Display *display, int first_keycode, int keysyms_per_keycode,
+  //                            KeySym *keysyms, int num_codes);
+  XChangeKeyboardMapping: {
+    parameters: ["pointer", "i32", "i32", "buffer", "i32"],
+    result: "i32",
+  },
+  // XImage *XGetImage(Display *display, Drawable d, int x, int y, unsigned int width,
+  //                   unsigned int height, unsigned long plane_mask, int format);
+  XGetImage: {
+    parameters: ["pointer", "u64", "i32", "i32", "u32", "u32", "u64", "i32"],
+    result: "pointer",
+  },
+  // int XDestroyImage(XImage *ximage);  (a macro in Xutil.h; exported as a function too)
+  XDestroyImage: { parameters: ["pointer"], result: "i32", optional: true },
+  // Status XGetGeometry(Display *display, Drawable d, Window *root_return, int *x_return,
+  //                     int *y_return, unsigned int *width_return, unsigned int *height_return,
+  //                     unsigned int *border_width_return, unsigned int *depth_return);
+  XGetGeometry: {
+    parameters: ["pointer", "u64", ...OUT7],
+    result: "i32",
+  },
+  // Bool XTranslateCoordinates(Display *display, Window src_w, Window dest_w, int src_x,
+  //                            int src_y, int *dest_x_return, int *dest_y_return,
+  //                            Window *child_return);
+  XTranslateCoordinates: {
+    parameters: ["pointer", "u64", "u64", "i32", "i32", "buffer", "buffer", "buffer"],
+    result: "i32",
+  },
+  // Bool XQueryPointer(Display *display, Window w, Window *root_return, Window *child_return,
+  //                    int *root_x_return, int *root_y_return, int *win_x_return,
+  //                    int *win_y_return, unsigned int *mask_return);
+  XQueryPointer: {
+    parameters: ["pointer", "u64", ...OUT7],
+    result: "i32",
+  },
+  // Status XQueryTree(Display *display, Window w, Window *root_return, Window *parent_return,
+  //                   Window **children_return, unsigned int *nchildren_return);
+  XQueryTree: {
+    parameters: ["pointer", "u64", "buffer", "buffer", "buffer", "buffer"],
+    result: "i32",
+  },
+  // Status XGetWindowAttributes(Display *display, Window w,
+  //                             XWindowAttributes *window_attributes_return);
+  XGetWindowAttributes: { parameters: ["pointer", "u64", "buffer"], result: "i32" },
+  // Atom XInternAtom(Display *display, const char *atom_name, Bool only_if_exists);
+  XInternAtom: { parameters: ["pointer", "buffer", "i32"], result: "u64" },
+  // int XGetWindowProperty(Display *display, Window w, Atom property, long long_offset,
+  //                        long long_length, Bool delete, Atom req_type,
+  //                        Atom *actual_type_return, int *actual_format_return,
+  //                        unsigned long *nitems_return, unsigned long *bytes_after_return,
+  //                        unsigned char **prop_return);
+  XGetWindowProperty: {
+    parameters: ["pointer", "u64", "u64", "i64", "i64", "i32", "u64", ...OUT5],
+    result: "i32",
+  },
+  // XErrorHandler XSetErrorHandler(int (*handler)(Display *, XErrorEvent *));
+  XSetErrorHandler: { parameters: ["function"], result: "pointer" },
+  // int XGetErrorText(Display *display, int code, char *buffer_return, int length);
+  XGetErrorText: { parameters: ["pointer", "i32", "buffer", "i32"], result: "i32" },
+} as const satisfies Deno.ForeignLibraryInterface;
+
+/** libXtst symbols (the XTEST extension: synthetic input the server treats as real). */
+export const XTST_SYMBOLS = {
+  // Bool XTestQueryExtension(Display *display, int *event_base_return, int *error_base_return,
+  //                          int *major_version_return, int *minor_version_return);
+  XTestQueryExtension: {
+    parameters: ["pointer", "buffer", "buffer", "buffer", "buffer"],
+    result: "i32",
+  },
+  // int XTestFakeKeyEvent(Display *display, unsigned int keycode, Bool is_press,
+  //                       unsigned long delay);
+  XTestFakeKeyEvent: { parameters: ["pointer", "u32", "i32", "u64"], result: "i32" },
+  // int XTestFakeButtonEvent(Display *display, unsigned int button, Bool is_press,
+  //                          unsigned long delay);
+  XTestFakeButtonEvent: { parameters: ["pointer", "u32", "i32", "u64"], result: "i32" },
+  // int XTestFakeMotionEvent(Display *display, int screen_number, int x, int y,
+  //                          unsigned long delay);
+  XTestFakeMotionEvent: { parameters: ["pointer", "i32", "i32", "i32", "u64"], result: "i32" },
+} as const satisfies Deno.ForeignLibraryInterface;
+
+/** Bound libX11 functions. */
+export type X11 = Deno.DynamicLibrary<typeof X11_SYMBOLS>["symbols"];
+/** Bound libXtst functions. */
+export type Xtst = Deno.DynamicLibrary<typeof XTST_SYMBOLS>["symbols"];
+
+let x11: X11 | undefined;
+let xtst: Xtst | undefined;
+
+/** Loads libX11 once: `ALLTERNIT_LIBX11`, then `libX11.so.6`; else `driver_unavailable`. */
+export function loadX11(): X11 {
+  x11 ??= open("ALLTERNIT_LIBX11", "libX11.so.6", X11_SYMBOLS, "no_libx11");
+  return x11;
+}
+
+/** Loads libXtst once: `ALLTERNIT_LIBXTST`, then `libXtst.so.6`; else `driver_unavailable`. */
+export function loadXtst(): Xtst {
+  xtst ??= open("ALLTERNIT_LIBXTST", "libXtst.so.6", XTST_SYMBOLS, "no_libxtst");
+  return xtst;
+}
+
+function open<S extends Deno.ForeignLibraryInterface>(
+  envVar: string,
+  soname: string,
+  symbols: S,
+  reason: string,
+): Deno.DynamicLibrary<S>["symbols"] {
+  const paths = [Deno.env.get(envVar), soname].filter((p): p is string => !!p);
+  const failures: string[] = [];
+  let cause: unknown;
+  for (const path of paths) {
+    try {
+      return Deno.dlopen(path, symbols).symbols;
+    } catch (err) {
+      // A missing --allow-ffi is the caller's configuration, not a missing library.
+      if (err instanceof Deno.errors.PermissionDenied || err instanceof Deno.errors.NotCapable) {
+        throw err;
+      }
+      cause = err;
+      failures.push(`"${path}": ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  throw new DriverError(
+    "driver_unavailable",
+    `Cannot load ${soname} (set ${envVar} to its path): ${failures.join("; ")}`,
+    { reason },
+    { cause },
+  );
+}
+
+/** One X protocol error as the server reported it; the `cause` of the DriverError. */
+export class XProtocolError extends Error {
+  /** Makes the error from the fields of an `XErrorEvent`. */
+  constructor(
+    message: string,
+    /** `error_code` (3 = BadWindow, 8 = BadMatch, ...). */
+    readonly errorCode: number,
+    /** Major opcode of the failed request (73 = X_GetImage, ...). */
+    readonly requestCode: number,
+    /** The resource the request named (a window id, ...). */
+    readonly resourceId: number,
+  ) {
+    super(message);
+    this.name = "XProtocolError";
+  }
+}
+
+interface Recorded {
+  errorCode: number;
+  requestCode: number;
+  resourceId: number;
+}
+
+const BAD_WINDOW = 3;
+const BAD_DRAWABLE = 9;
+const MAX_RECORDED = 32;
+const recorded = new Map<bigint, Recorded[]>();
+const HANDLER = { parameters: ["pointer", "pointer"], result: "i32" } as const;
+let trap:
+  | { callback: Deno.UnsafeCallback<typeof HANDLER>; previous: Deno.PointerValue; users: number }
+  | undefined;
+
+/**
+ * Installs the recording error handler (reference counted: one per open display). Xlib
+ * calls it synchronously from inside the FFI call that read the error, on this thread.
+ */
+export function retainErrorTrap(lib: X11): void {
+  if (trap) {
+    trap.users++;
+    return;
+  }
+  const callback = new Deno.UnsafeCallback(HANDLER, (dpy, event) => {
+    if (dpy === null || event === null) return 0;
+    // XErrorEvent on x86_64: int type@0, Display* @8, XID resourceid@16, serial@24,
+    // unsigned char error_code@32, request_code@33, minor_code@34.
+    const view = new Deno.UnsafePointerView(event);
+    const key = Deno.UnsafePointer.value(dpy);
+    const list = recorded.get(key) ?? [];
+    if (list.length < MAX_RECORDED) {
+      list.push({
+        errorCode: view.getUint8(32),
+        requestCode: view.getUint8(33),
+        resourceId: Number(view.getBigUint64(16)),
+      });
+    }
+    recorded.set(key, list);
+    return 0;
+  });
+  const previous = lib.XSetErrorHandler(callback.pointer);
+  trap = { callback, previous, users: 1 };
+}
+
+/** Drops one user of the error trap; the last one restores Xlib's previous handler. */
+export function releaseErrorTrap(lib: X11, dpy: Deno.PointerObject): void {
+  recorded.delete(Deno.UnsafePointer.value(dpy));
+  if (!trap || --trap.users > 0) return;
+  lib.XSetErrorHandler(trap.previous);
+  trap.callback.close();
+  trap = undefined;
+}
+
+/**
+ * Waits until the server has processed every request sent on `dpy` (`XSync`), then throws
+ * the first X error recorded since the last check: BadWindow/BadDrawable as
+ * `window_not_found`, anything else as `internal`, with an {@link XProtocolError} cause.
+ */
+export function checkX(lib: X11, dpy: Deno.PointerObject, what: string): void {
+  lib.XSync(dpy, 0);
+  const key = Deno.UnsafePointer.value(dpy);
+  const errors = recorded.get(key);
+  if (!errors || errors.length === 0) return;
+  recorded.delete(key);
+  const first = errors[0]!;
+  const buf = new Uint8Array(128);
+  lib.XGetErrorText(dpy, first.errorCode, buf, buf.length);
+  const text = new TextDecoder().decode(buf.subarray(0, Math.max(0, buf.indexOf(0))));
+  const cause = new XProtocolError(
+    `${text || `X error ${first.errorCode}`} (request ${first.requestCode}, resource 0x${
+      first.resourceId.toString(16)
+    })`,
+    first.errorCode,
+    first.requestCode,
+    first.resourceId,
+  );
+  const gone = first.errorCode === BAD_WINDOW || first.errorCode === BAD_DRAWABLE;
+  throw new DriverError(
+    gone ? "window_not_found" : "internal",
+    `Cannot ${what}: ${cause.message}`,
+    gone ? { window: `0x${first.resourceId.toString(16)}` } : { reason: "x_error" },
+    { cause },
+  );
+}
+
+/** Throws `internal` when an Xlib call returned a false `Status`/`Bool` (or NULL). */
+export function checkStatus(ok: number | boolean | Deno.PointerValue, what: string): void {
+  if (ok === 0 || ok === false || ok === null) {
+    throw new DriverError("internal", `Cannot ${what}: the X server refused the request`, {
+      reason: "x_status",
+    });
+  }
+}
+
+/** NUL-terminated bytes for a `const char *` argument. */
+export function cString(text: string): Uint8Array<ArrayBuffer> {
+  return new TextEncoder().encode(`${text}\0`);
+}
