@@ -1,0 +1,30 @@
+/**
+ * The element map: turns an engine's raw tree into elements with stable ids, keeps each
+ * window's recent versions, answers `since` diffs from them, guards actions against
+ * stale versions, and hashes element crops. Pure data: no OS, no FFI, no RPC.
+ *
+ * ```ts
+ * import { buildSnapshot, checkVersion, resolveAt, WindowMap } from "./map/mod.ts";
+ *
+ * const map = new WindowMap("0x3a", "atspi", buildSnapshot(tree.root));
+ * map.update(buildSnapshot(later.root)); // new version only if something visible changed
+ * const delta = map.since(1); // added / changed / removed, or reset: true
+ * checkVersion(map, planned); // throws stale_version with the current map
+ * const node = resolveAt(map, planned, id); // the engine node to act on
+ * ```
+ *
+ * @module
+ */
+export { computeIds, ID_LENGTH, type IdVisitor, TWIN_GRID, visitIds } from "./ids.ts";
+export { buildSnapshot, type Snapshot, toElement } from "./snapshot.ts";
+export { type Delta, diff, sameVisible } from "./diff.ts";
+export {
+  DEFAULT_KEEP,
+  type MapPayload,
+  type SinceResult,
+  type UpdateResult,
+  WindowMap,
+  type WindowMapOptions,
+} from "./window_map.ts";
+export { checkVersion, resolveAt } from "./stale.ts";
+export { addCrops, cropDistance, CropHasher, nearestByCrop } from "./crop.ts";

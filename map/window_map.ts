@@ -1,0 +1,194 @@
+/**
+ * A window's map and its recent versions (design document, "Element ids and map
+ * versions").
+ *
+ * A version changes only when something a model can see changed (see `diff.ts` for the
+ * fields). Versions share every unchanged element object with the version before, so
+ * keeping eight versions of a large window costs little more than one.
+ *
+ * @module
+ */
+import type { RawNode } from "../engines/engine.ts";
+import type { Element } from "../protocol/element.ts";
+import { type Delta, diff, sameVisible } from "./diff.ts";
+import type { Snapshot } from "./snapshot.ts";
+
+/** Versions a window keeps unless told otherwise (design document: 8). */
+export const DEFAULT_KEEP = 8;
+
+/** The map as callers see it, e.g. in a `stale_version` error's data. */
+export interface MapPayload {
+  /** Window id. */
+  window: string;
+  /** Current version. */
+  version: number;
+  /** Current elements, in document order. Shared with the map: do not mutate. */
+  elements: readonly Element[];
+}
+
+/** Answer to {@link WindowMap.since}. */
+export type SinceResult =
+  | ({ reset: false; version: number } & Delta)
+  | { reset: true; version: number; elements: readonly Element[] };
+
+/** What {@link WindowMap.update} did. */
+export interface UpdateResult {
+  /** The current version after the update. */
+  version: number;
+  /** True when a new version was made. */
+  changed: boolean;
+}
+
+/** Options of a {@link WindowMap}. */
+export interface WindowMapOptions {
+  /** Versions to keep, the current one included (default {@link DEFAULT_KEEP}). */
+  keep?: number;
+}
+
+interface StoredVersion {
+  readonly version: number;
+  elements: readonly Element[];
+}
+
+function sameActions(x: readonly string[], y: readonly string[]): boolean {
+  if (x === y) return true;
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
+/**
+ * One window's map: the current elements, the engine nodes behind them, and the last
+ * few versions for `since` answers. Element objects it hands out are shared between
+ * versions; copy before changing one.
+ */
+export class WindowMap {
+  /** Window id the map belongs to. */
+  readonly window: string;
+  /** Versions kept, the current one included. */
+  readonly keep: number;
+  #engine: string;
+  /** Oldest first; consecutive version numbers. */
+  #versions: StoredVersion[];
+  #byId: Map<string, Element>;
+  #handles: Map<string, RawNode>;
+
+  /**
+   * Starts a map at version 1 from a window's first read.
+   *
+   * @param window Window id.
+   * @param engine Name of the engine that read `first`.
+   * @param first The first snapshot.
+   * @param options How many versions to keep.
+   */
+  constructor(window: string, engine: string, first: Snapshot, options: WindowMapOptions = {}) {
+    const keep = options.keep ?? DEFAULT_KEEP;
+    if (!Number.isInteger(keep) || keep < 1) {
+      throw new RangeError(`Cannot keep "${keep}" versions: expected a whole number >= 1`);
+    }
+    this.window = window;
+    this.keep = keep;
+    this.#engine = engine;
+    this.#versions = [{ version: 1, elements: first.elements }];
+    this.#byId = new Map(first.elements.map((el) => [el.id, el]));
+    this.#handles = first.handles;
+  }
+
+  /** Name of the engine whose read the current handles come from. */
+  get engine(): string {
+    return this.#engine;
+  }
+
+  /** Current version number (1 after the first read). */
+  get version(): number {
+    return this.#current().version;
+  }
+
+  /** Oldest version still kept. */
+  get oldest(): number {
+    return this.#versions[0]!.version;
+  }
+
+  /** Current elements in document order. */
+  get elements(): readonly Element[] {
+    return this.#current().elements;
+  }
+
+  /** The current map, as sent to callers. */
+  payload(): MapPayload {
+    return { window: this.window, version: this.version, elements: this.elements };
+  }
+
+  /** Elements of a kept version, or `undefined` when it aged out or never existed. */
+  at(version: number): readonly Element[] | undefined {
+    if (!Number.isInteger(version)) return undefined;
+    return this.#versions[version - this.oldest]?.elements;
+  }
+
+  /** The current element with `id`. */
+  get(id: string): Element | undefined {
+    return this.#byId.get(id);
+  }
+
+  /** The engine node behind `id` in the latest read (refreshed even without a new version). */
+  handle(id: string): RawNode | undefined {
+    return this.#handles.get(id);
+  }
+
+  /**
+   * Takes a new read. A new version is made only when a visible field changed or an
+   * element came or went; otherwise the version stays and only handles (and elements
+   * whose actions changed) are refreshed. Unchanged elements keep their previous object.
+   *
+   * @param snapshot The new read.
+   * @param engine Engine that made it (default: the current one).
+   * @returns The current version and whether it is new.
+   */
+  update(snapshot: Snapshot, engine: string = this.#engine): UpdateResult {
+    this.#engine = engine;
+    this.#handles = snapshot.handles;
+    const prev = this.#byId;
+    const byId = new Map<string, Element>();
+    const elements: Element[] = [];
+    // Ids are unique, so equal counts with every id found means the same id set.
+    let visible = snapshot.elements.length !== prev.size;
+    for (const el of snapshot.elements) {
+      const was = prev.get(el.id);
+      let kept = el;
+      if (was === undefined || !sameVisible(was, el)) {
+        visible = true;
+      } else if (sameActions(was.actions, el.actions) && was.crop === el.crop) {
+        kept = was;
+      }
+      elements.push(kept);
+      byId.set(kept.id, kept);
+    }
+    this.#byId = byId;
+    if (!visible) {
+      this.#current().elements = elements;
+      return { version: this.version, changed: false };
+    }
+    this.#versions.push({ version: this.version + 1, elements });
+    if (this.#versions.length > this.keep) this.#versions.shift();
+    return { version: this.version, changed: true };
+  }
+
+  /**
+   * What changed since `version`, from stored versions only (no re-read).
+   *
+   * @param version A version the caller saw.
+   * @returns The delta to the current version, or every element with `reset: true` when
+   *   `version` aged out, is in the future or never existed.
+   */
+  since(version: number): SinceResult {
+    const from = this.at(version);
+    if (from === undefined) {
+      return { reset: true, version: this.version, elements: this.elements };
+    }
+    return { reset: false, version: this.version, ...diff(from, this.elements) };
+  }
+
+  #current(): StoredVersion {
+    return this.#versions[this.#versions.length - 1]!;
+  }
+}

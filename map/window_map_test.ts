@@ -1,0 +1,110 @@
+import assert from "node:assert/strict";
+import type { RawNode } from "../engines/engine.ts";
+import { buildSnapshot } from "./snapshot.ts";
+import { WindowMap } from "./window_map.ts";
+import { node } from "./_fixtures.ts";
+
+const WIN = { x: 0, y: 0, w: 300, h: 200 };
+
+function tree(label = "Ready", extra = ""): RawNode {
+  const kids = [
+    node("AXStaticText", "Status", { x: 10, y: 10, w: 100, h: 20 }, [], { value: label }),
+    node("AXButton", "Go", { x: 10, y: 40, w: 60, h: 24 }, [], { actions: ["press"] }),
+  ];
+  if (extra !== "") kids.push(node("AXButton", extra, { x: 10, y: 70, w: 60, h: 24 }));
+  return node("AXWindow", "Main", WIN, kids);
+}
+
+function mapOf(root: RawNode, keep?: number): WindowMap {
+  return new WindowMap("w1", "fake", buildSnapshot(root), keep === undefined ? {} : { keep });
+}
+
+Deno.test("WindowMap starts at version 1 with the first read", () => {
+  const map = mapOf(tree());
+  assert.equal(map.version, 1);
+  assert.equal(map.oldest, 1);
+  assert.equal(map.engine, "fake");
+  assert.equal(map.elements.length, 3);
+  assert.deepEqual(map.payload(), { window: "w1", version: 1, elements: map.elements });
+});
+
+Deno.test("update() keeps the version when only actions or handles change", () => {
+  const map = mapOf(tree());
+  const go = map.elements[2]!;
+  const next = tree();
+  next.children[1]!.actions = ["press", "focus"];
+  next.children[1]!.handle = "new-handle";
+  assert.deepEqual(map.update(buildSnapshot(next), "other"), { version: 1, changed: false });
+  assert.equal(map.version, 1);
+  assert.equal(map.engine, "other");
+  assert.equal(map.handle(go.id)?.handle, "new-handle");
+  assert.deepEqual(map.get(go.id)?.actions, ["press", "focus"]);
+});
+
+Deno.test("update() makes a new version when a value changes", () => {
+  const map = mapOf(tree());
+  assert.deepEqual(map.update(buildSnapshot(tree("Busy"))), { version: 2, changed: true });
+  const d = map.since(1);
+  assert.equal(d.reset, false);
+  if (d.reset) return;
+  assert.deepEqual(d.changed.map((e) => e.value), ["Busy"]);
+  assert.deepEqual(d.added, []);
+  assert.deepEqual(d.removed, []);
+});
+
+Deno.test("update() reuses unchanged element objects from the previous version", () => {
+  const map = mapOf(tree());
+  const v1 = map.elements;
+  map.update(buildSnapshot(tree("Busy")));
+  const v2 = map.elements;
+  assert.notEqual(v2, v1);
+  assert.equal(v2[0], v1[0]);
+  assert.notEqual(v2[1], v1[1]);
+  assert.equal(v2[2], v1[2]);
+  assert.equal(map.at(1), v1);
+});
+
+Deno.test("update() makes a new version when an element comes or goes", () => {
+  const map = mapOf(tree());
+  map.update(buildSnapshot(tree("Ready", "Stop")));
+  assert.equal(map.version, 2);
+  map.update(buildSnapshot(tree()));
+  assert.equal(map.version, 3);
+  const d = map.since(2);
+  assert.equal(d.reset, false);
+  if (!d.reset) assert.equal(d.removed.length, 1);
+});
+
+Deno.test("version 9 evicts version 1 and since(1) resets", () => {
+  const map = mapOf(tree("0"));
+  for (let i = 1; i <= 8; i++) map.update(buildSnapshot(tree(String(i))));
+  assert.equal(map.version, 9);
+  assert.equal(map.oldest, 2);
+  assert.equal(map.at(1), undefined);
+  assert.deepEqual(map.since(1), { reset: true, version: 9, elements: map.elements });
+  const d = map.since(2);
+  assert.equal(d.reset, false);
+  if (!d.reset) assert.deepEqual(d.changed.map((e) => e.value), ["8"]);
+});
+
+Deno.test("since() answers an empty delta for the current version", () => {
+  const map = mapOf(tree());
+  map.update(buildSnapshot(tree("Busy")));
+  assert.deepEqual(map.since(2), { reset: false, version: 2, added: [], changed: [], removed: [] });
+});
+
+Deno.test("since() resets for a version in the future or not a version", () => {
+  const map = mapOf(tree());
+  assert.equal(map.since(2).reset, true);
+  assert.equal(map.since(0).reset, true);
+  assert.equal(map.since(1.5).reset, true);
+});
+
+Deno.test("WindowMap keeps as many versions as told", () => {
+  const map = mapOf(tree("0"), 2);
+  map.update(buildSnapshot(tree("1")));
+  map.update(buildSnapshot(tree("2")));
+  assert.equal(map.oldest, 2);
+  assert.equal(map.since(1).reset, true);
+  assert.throws(() => mapOf(tree(), 0), RangeError);
+});
