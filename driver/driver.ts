@@ -1,17 +1,22 @@
 /**
- * The driver: wires engines, the element map, the router and the locks together behind
- * one {@link Handlers} table that any transport can serve.
+ * The driver: wires engines, the element map and the notification counters together
+ * behind one {@link Handlers} table that any transport can serve.
  *
  * @module
  */
-import { DriverError } from "../protocol/errors.ts";
-import { OP_NAMES } from "../protocol/ops.ts";
 import type { Handlers } from "../rpc/dispatcher.ts";
-import { type EngineEntry, ENGINES, type LoadedEngine, loadEngines } from "../engines/registry.ts";
-import type { Engine } from "../engines/engine.ts";
+import { type EngineEntry, ENGINES, loadEngines } from "../engines/registry.ts";
 import type { DriverConfig } from "./config.ts";
-import { NAME, PROTOCOL, VERSION } from "./version.ts";
 import type { DriverPaths } from "../util/paths.ts";
+import { DriverCore } from "./core.ts";
+import { EventHub } from "./events.ts";
+import { WindowStore } from "./windows.ts";
+import { hello, listApps } from "./ops/meta.ts";
+import { readUi } from "./ops/read.ts";
+import { act, runBatch } from "./ops/act.ts";
+import { find, verify } from "./ops/query.ts";
+import { screenshot, zoom } from "./ops/images.ts";
+import { pixel } from "./ops/input.ts";
 
 /** What a driver is started with. */
 export interface DriverOptions {
@@ -19,89 +24,58 @@ export interface DriverOptions {
   paths: DriverPaths;
   /** Tunables. */
   config: DriverConfig;
-  /** Engines to load; the registry's by default (tests pass their own). */
+  /** Engines to load; the registry's by default. */
   engines?: readonly EngineEntry[];
 }
 
 /** A running driver. */
 export class Driver {
-  readonly #loaded: LoadedEngine[];
-  readonly #config: DriverConfig;
+  readonly #core: DriverCore;
   #closed = false;
 
-  private constructor(loaded: LoadedEngine[], options: DriverOptions) {
-    this.#loaded = loaded;
-    this.#config = options.config;
+  private constructor(core: DriverCore) {
+    this.#core = core;
   }
 
-  /** Loads the engines this OS can run and returns a driver ready to serve. */
+  /** Loads the engines this OS can run, subscribes notifications, ready to serve. */
   static async start(options: DriverOptions): Promise<Driver> {
     const loaded = await loadEngines(options.engines ?? ENGINES);
-    return new Driver(loaded, options);
+    const cfg = options.config;
+    const core = new DriverCore(
+      loaded,
+      cfg,
+      new WindowStore(cfg.watch_limit, cfg.versions),
+      new EventHub(),
+    );
+    if (loaded.some((l) => l.availability.available)) await core.subscribe();
+    return new Driver(core);
   }
 
   /** Tunables in force. */
   get config(): DriverConfig {
-    return this.#config;
-  }
-
-  /** The first available engine, or `driver_unavailable` with every engine's reason. */
-  engine(): Engine {
-    const ready = this.#loaded.find((l) => l.engine && l.availability.available);
-    if (ready?.engine) return ready.engine;
-    const reasons = this.#loaded.map((l) =>
-      `${l.entry.name}: ${l.availability.reason ?? "unavailable"}`
-    );
-    throw new DriverError(
-      "driver_unavailable",
-      `No engine can serve on this machine${reasons.length ? ` (${reasons.join("; ")})` : ""}`,
-      { reason: reasons.length ? reasons.join("; ") : "no_engine_for_os" },
-    );
+    return this.#core.config;
   }
 
   /** The op handlers. */
   handlers(): Handlers {
-    const unavailable = (): never => {
-      this.engine();
-      throw new DriverError("internal", "Op is not wired to an engine yet");
-    };
+    const c = this.#core;
     return {
-      hello: () => Promise.resolve(this.#hello()),
-      list_apps: unavailable,
-      read_ui: unavailable,
-      act: unavailable,
-      run_batch: unavailable,
-      verify: unavailable,
-      find: unavailable,
-      screenshot: unavailable,
-      zoom: unavailable,
-      pixel_click: unavailable,
-      pixel_move: unavailable,
-      pixel_drag: unavailable,
-      pixel_scroll: unavailable,
-      pixel_type_text: unavailable,
-      pixel_key: unavailable,
-      hold_key: unavailable,
-    };
-  }
-
-  #hello() {
-    const available = this.#loaded.find((l) => l.availability.available);
-    return {
-      name: NAME,
-      version: VERSION,
-      protocol: PROTOCOL,
-      os: Deno.build.os,
-      pid: Deno.pid,
-      engines: this.#loaded.map((l) => ({
-        name: l.entry.name,
-        available: l.availability.available,
-        ...(l.availability.reason ? { reason: l.availability.reason } : {}),
-        ops: [...l.entry.ops],
-      })),
-      ops: [...OP_NAMES],
-      live: { watched: 0, limit: this.#config.watch_limit },
-      engine: available?.entry.name ?? "none",
+      hello: () => Promise.resolve(hello(c)),
+      list_apps: (_p, ctx) => listApps(c, ctx),
+      read_ui: (p, ctx) => readUi(c, p, ctx),
+      act: (p, ctx) => act(c, p, ctx),
+      run_batch: (p, ctx) => runBatch(c, p, ctx),
+      verify: (p, ctx) => verify(c, p, ctx),
+      find: (p, ctx) => find(c, p, ctx),
+      screenshot: (p, ctx) => screenshot(c, p, ctx),
+      zoom: (p, ctx) => zoom(c, p, ctx),
+      pixel_click: (p, ctx) => pixel(c, { op: "pixel_click", ...p }, ctx),
+      pixel_move: (p, ctx) => pixel(c, { op: "pixel_move", ...p }, ctx),
+      pixel_drag: (p, ctx) => pixel(c, { op: "pixel_drag", ...p }, ctx),
+      pixel_scroll: (p, ctx) => pixel(c, { op: "pixel_scroll", ...p }, ctx),
+      pixel_type_text: (p, ctx) => pixel(c, { op: "pixel_type_text", ...p }, ctx),
+      pixel_key: (p, ctx) => pixel(c, { op: "pixel_key", ...p }, ctx),
+      hold_key: (p, ctx) => pixel(c, { op: "hold_key", ...p }, ctx),
     };
   }
 
@@ -109,6 +83,6 @@ export class Driver {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await Promise.allSettled(this.#loaded.map((l) => l.engine?.close()));
+    await Promise.allSettled(this.#core.loaded.map((l) => l.engine?.close()));
   }
 }

@@ -118,8 +118,8 @@ export interface ActOutcome {
 export interface EngineEvent {
   /** Window the change belongs to, when the engine knows it. */
   window?: string;
-  /** Process id of the app. */
-  pid: number;
+  /** Engine-stable app id (as in {@link AppInfo.app}). */
+  app: string;
   /** What changed, coarse enough to compare across engines. */
   kind: "structure" | "property" | "state" | "text" | "bounds" | "window" | "focus";
   /** The node named by the notification, when there is one. */

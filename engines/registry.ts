@@ -6,6 +6,7 @@
  * @module
  */
 import type { Availability, Engine } from "./engine.ts";
+import { ATSPI_OPS } from "./atspi/ops.ts";
 
 /** A known engine, loaded on demand. */
 export interface EngineEntry {
@@ -20,7 +21,14 @@ export interface EngineEntry {
 }
 
 /** Engines known to this build, in the order the router prefers them. */
-export const ENGINES: readonly EngineEntry[] = [];
+export const ENGINES: readonly EngineEntry[] = [
+  {
+    name: "atspi",
+    os: ["linux"],
+    ops: ATSPI_OPS,
+    load: async () => new (await import("./atspi/engine.ts")).AtspiEngine(),
+  },
+];
 
 /** An engine ready to serve, or the reason it can't. */
 export interface LoadedEngine {

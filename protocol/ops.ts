@@ -22,6 +22,11 @@ export interface OpSpec<Params extends z.ZodType, Result extends z.ZodType> {
   kind: OpKind;
   /** One line for `--help`, the README and MCP tool descriptions. */
   summary: string;
+  /**
+   * The op's `timeout_ms` is how long it waits for a condition (verify), so the request
+   * deadline is that plus the default deadline, and the op answers before it.
+   */
+  waits?: boolean;
 }
 
 function op<Params extends z.ZodType, Result extends z.ZodType>(
@@ -67,6 +72,7 @@ export const OPS = {
     result: R.VerifyResult,
     kind: "read",
     summary: "Wait until an element matches an expectation, or the timeout passes.",
+    waits: true,
   }),
   find: op({
     params: P.FindParams,

@@ -127,7 +127,7 @@ export class Dispatcher {
     if (!isOpName(method)) {
       throw new DriverError("method_not_found", `Unknown op "${method}"`, { ops: OP_NAMES });
     }
-    const spec = OPS[method];
+    const spec: { params: z.ZodType; result: z.ZodType; waits?: boolean } = OPS[method];
     const parsed = spec.params.safeParse(params ?? {});
     if (!parsed.success) {
       throw new DriverError(
@@ -136,8 +136,10 @@ export class Dispatcher {
         { issues: zodIssues(parsed.error) },
       );
     }
-    const timeoutMs = (parsed.data as { timeout_ms?: number }).timeout_ms ??
-      this.#defaultTimeoutMs;
+    const given = (parsed.data as { timeout_ms?: number }).timeout_ms;
+    const timeoutMs = spec.waits
+      ? (given ?? 0) + this.#defaultTimeoutMs
+      : given ?? this.#defaultTimeoutMs;
     const started = performance.now();
     const ctx: CallContext = {
       op: method,

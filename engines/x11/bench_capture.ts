@@ -15,7 +15,7 @@
  */
 import { captureScreen } from "./capture.ts";
 import { X11Display } from "./display.ts";
-import { encodePng } from "./png.ts";
+import { encodePng } from "../../util/png.ts";
 
 const RUNS = 15;
 const PEER_RUNS = 7;

@@ -1,11 +1,11 @@
 /**
  * The X11 backend: pointer and keyboard input through XTEST, screen and window capture
- * through `XGetImage`, PNG encoding. Everything takes an {@link X11Display}.
+ * through `XGetImage`. Everything takes an {@link X11Display}.
  *
  * ```ts
  * using display = X11Display.open();
  * await sendInput(display, { kind: "type", text: "Hello" }, AbortSignal.timeout(5000));
- * const png = encodePng(captureScreen(display));
+ * const shot = captureScreen(display);
  * ```
  *
  * @module
@@ -14,5 +14,4 @@ export { X11Display } from "./display.ts";
 export { sendInput } from "./input.ts";
 export { captureScreen, captureWindow } from "./capture.ts";
 export { windowBounds, windowsForPid } from "./windows.ts";
-export { cropCapture, encodePng } from "./png.ts";
 export { parseKeys } from "./keys.ts";

@@ -1,0 +1,151 @@
+/**
+ * `act` and `run_batch`: bring the map up to date, refuse stale plans, act, wait until
+ * the app settles on real evidence (its notifications), and answer with the diff.
+ *
+ * @module
+ */
+import { checkVersion, resolveAt } from "../../map/mod.ts";
+import type { ActionName } from "../../protocol/element.ts";
+import { DriverError, toRpcError } from "../../protocol/errors.ts";
+import type { HandlerResultOf, ParamsOf } from "../../protocol/ops.ts";
+import type { CallContext } from "../../rpc/dispatcher.ts";
+import type { DriverCore } from "../core.ts";
+import type { Watched } from "../windows.ts";
+import { pixelInputOf, type PixelStep } from "./input.ts";
+
+type Settled = "quiet" | "no_reaction" | "timeout";
+
+/** One step's outcome, before the batch's bookkeeping. */
+interface StepOutcome {
+  via: "action" | "pixel";
+  settled: Settled;
+  settleMs: number;
+  reacted: boolean;
+  watched: Watched;
+}
+
+/** Checks the plan's version against a map brought up to date first. */
+async function syncAndCheck(
+  core: DriverCore,
+  window: string,
+  version: number,
+  signal: AbortSignal,
+) {
+  const { watched } = await core.current(core.windows.get(window), signal);
+  checkVersion(watched.map, version);
+  return watched;
+}
+
+/** Runs one element action or pixel step and waits for the app to settle. */
+async function runStep(
+  core: DriverCore,
+  w: Watched,
+  planned: number,
+  step: { id: string; action: ActionName; value?: string | undefined } | { input: PixelStep },
+  signal: AbortSignal,
+): Promise<StepOutcome> {
+  const engine = core.engine();
+  const before = core.events.count(w.app);
+  let via: "action" | "pixel" = "pixel";
+  if ("input" in step) {
+    await engine.input(pixelInputOf(step.input), signal);
+  } else {
+    const node = resolveAt(w.map, planned, step.id);
+    via = (await engine.act(w.window, node, step.action, step.value, signal)).via;
+  }
+  const t0 = performance.now();
+  const settled = await core.events.settle(
+    w.app,
+    before,
+    core.config.settle_quiet_ms,
+    core.config.no_reaction_ms,
+    signal,
+  );
+  const settleMs = Math.round((performance.now() - t0) * 10) / 10;
+  const reacted = core.events.count(w.app) > before;
+  const watched = await core.refresh(w, undefined, signal);
+  return { via, settled, settleMs, reacted, watched };
+}
+
+/** Serves `act`. */
+export async function act(
+  core: DriverCore,
+  p: ParamsOf<"act">,
+  ctx: CallContext,
+): Promise<HandlerResultOf<"act">> {
+  const w = await syncAndCheck(core, p.window, p.version, ctx.signal);
+  const out = await runStep(core, w, p.version, p, ctx.signal);
+  const map = out.watched.map;
+  const d = map.since(p.version);
+  const delta = d.reset
+    ? { added: [...d.elements], changed: [], removed: [] }
+    : { added: d.added, changed: d.changed, removed: d.removed };
+  const changed = map.version !== p.version || out.reacted;
+  return {
+    ok: true,
+    version: map.version,
+    via: out.via,
+    effect: changed ? "changed" : "none",
+    settled: out.settled,
+    settle_ms: out.settleMs,
+    ...delta,
+    engine: map.engine,
+  };
+}
+
+/** Serves `run_batch`. */
+export async function runBatch(
+  core: DriverCore,
+  p: ParamsOf<"run_batch">,
+  ctx: CallContext,
+): Promise<HandlerResultOf<"run_batch">> {
+  let w = await syncAndCheck(core, p.window, p.version, ctx.signal);
+  const stopOnError = p.stop_on_error ?? true;
+  const results: HandlerResultOf<"run_batch">["results"] = [];
+  let failed = false;
+  for (const step of p.steps) {
+    if (failed && stopOnError) {
+      results.push({ ok: false, skipped: true, ms: 0 });
+      continue;
+    }
+    const t0 = performance.now();
+    try {
+      const out = await runStep(
+        core,
+        w,
+        p.version,
+        "op" in step ? { input: step } : step,
+        ctx.signal,
+      );
+      w = out.watched;
+      results.push({ ok: true, via: out.via, settled: out.settled, ms: elapsed(t0) });
+    } catch (err) {
+      // The deadline ends the whole batch; a step's own failure ends only that step.
+      if (ctx.signal.aborted) throw err;
+      if (err instanceof DriverError && err.code === "app_not_running") throw err;
+      failed = true;
+      const e = toRpcError(err);
+      results.push({
+        ok: false,
+        error: { code: e.data.code, message: e.message },
+        ms: elapsed(t0),
+      });
+    }
+  }
+  const map = w.map;
+  const d = map.since(p.version);
+  const delta = d.reset
+    ? { added: [...d.elements], changed: [], removed: [] }
+    : { added: d.added, changed: d.changed, removed: d.removed };
+  return {
+    ok: !failed,
+    results,
+    version: map.version,
+    ...delta,
+    engine: map.engine,
+  };
+}
+
+function elapsed(t0: number): number {
+  return Math.round((performance.now() - t0) * 10) / 10;
+}

@@ -1,0 +1,40 @@
+/**
+ * `hello` and `list_apps`.
+ *
+ * @module
+ */
+import { OP_NAMES } from "../../protocol/ops.ts";
+import type { HandlerResultOf } from "../../protocol/ops.ts";
+import type { CallContext } from "../../rpc/dispatcher.ts";
+import type { DriverCore } from "../core.ts";
+import { NAME, PROTOCOL, VERSION } from "../version.ts";
+
+/** Serves `hello`: never fails, even with no engine available. */
+export function hello(core: DriverCore): HandlerResultOf<"hello"> {
+  const available = core.loaded.find((l) => l.availability.available);
+  return {
+    name: NAME,
+    version: VERSION,
+    protocol: PROTOCOL,
+    os: Deno.build.os,
+    pid: Deno.pid,
+    engines: core.loaded.map((l) => ({
+      name: l.entry.name,
+      available: l.availability.available,
+      ...(l.availability.reason ? { reason: l.availability.reason } : {}),
+      ops: [...l.entry.ops],
+    })),
+    ops: [...OP_NAMES],
+    live: { watched: core.windows.size, limit: core.config.watch_limit },
+    engine: available?.entry.name ?? "none",
+  };
+}
+
+/** Serves `list_apps`. */
+export async function listApps(
+  core: DriverCore,
+  ctx: CallContext,
+): Promise<HandlerResultOf<"list_apps">> {
+  const engine = core.engine();
+  return { apps: await engine.listApps(ctx.signal), engine: engine.name };
+}

@@ -1,0 +1,82 @@
+/**
+ * `find` and `verify`: questions answered from the window's map, brought up to date
+ * first; `verify` waits for the app's notifications, not on a polling loop.
+ *
+ * @module
+ */
+import type { Element } from "../../protocol/element.ts";
+import { DriverError } from "../../protocol/errors.ts";
+import type { HandlerResultOf, ParamsOf } from "../../protocol/ops.ts";
+import type { CallContext } from "../../rpc/dispatcher.ts";
+import type { DriverCore } from "../core.ts";
+
+type Query = ParamsOf<"find">["query"];
+
+/** Does `el` match every field given in `q`? */
+export function matches(el: Element, q: Query): boolean {
+  if (q.role !== undefined && el.role !== q.role) return false;
+  if (q.name !== undefined && el.name !== q.name) return false;
+  if (q.value !== undefined && el.value !== q.value) return false;
+  if (
+    q.name_contains !== undefined && !el.name.toLowerCase().includes(q.name_contains.toLowerCase())
+  ) {
+    return false;
+  }
+  return true;
+}
+
+/** Serves `find`. */
+export async function find(
+  core: DriverCore,
+  p: ParamsOf<"find">,
+  ctx: CallContext,
+): Promise<HandlerResultOf<"find">> {
+  const { watched } = await core.current(core.windows.get(p.window), ctx.signal);
+  const map = watched.map;
+  return {
+    elements: map.elements.filter((e) => matches(e, p.query)),
+    version: map.version,
+    engine: map.engine,
+  };
+}
+
+type Expect = ParamsOf<"verify">["expect"];
+
+function meets(el: Element | undefined, e: Expect): boolean {
+  // Any other expectation implies the element exists.
+  const exists = e.exists ?? true;
+  if ((el !== undefined) !== exists) return false;
+  if (el === undefined) return true;
+  if (e.name !== undefined && el.name !== e.name) return false;
+  if (e.value !== undefined && el.value !== e.value) return false;
+  if (e.enabled !== undefined && el.enabled !== e.enabled) return false;
+  if (e.focused !== undefined && el.focused !== e.focused) return false;
+  return true;
+}
+
+/** Serves `verify`: true as soon as the expectation holds, false when `timeout_ms` passes. */
+export async function verify(
+  core: DriverCore,
+  p: ParamsOf<"verify">,
+  ctx: CallContext,
+): Promise<HandlerResultOf<"verify">> {
+  if (p.id === undefined && p.query === undefined) {
+    throw new DriverError("invalid_params", 'Give "id" or "query"', {
+      issues: [{ path: ["id"], message: "One of id or query is required" }],
+    });
+  }
+  const until = performance.now() + (p.timeout_ms ?? 0);
+  let w = core.windows.get(p.window);
+  while (true) {
+    w = (await core.current(w, ctx.signal)).watched;
+    const map = w.map;
+    const el = p.id !== undefined ? map.get(p.id) : map.elements.find((e) => matches(e, p.query!));
+    const ok = meets(el, p.expect);
+    const left = until - performance.now();
+    if (ok || left <= 0) {
+      return { ok, actual: el ?? null, version: map.version, engine: map.engine };
+    }
+    // Wake on the app's next notification; without one, look again after the probe period.
+    await core.events.next(w.app, Math.min(left, core.config.probe_ms), ctx.signal);
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * Which window a read means: an explicit window id, an app by name or pid, or the
+ * frontmost app. Answers `app_not_running` / `window_not_found` with what was asked.
+ *
+ * @module
+ */
+import type { AppInfo, Engine } from "../engines/engine.ts";
+import { DriverError } from "../protocol/errors.ts";
+import type { Origin } from "./windows.ts";
+
+/** A window to read, and where it lives. */
+export interface Target extends Omit<Origin, "engine"> {
+  /** Window id. */
+  window: string;
+}
+
+function pick(app: AppInfo): Target | undefined {
+  const w = app.windows.find((x) => x.focused) ?? app.windows[0];
+  return w && { window: w.window, app: app.app, appName: app.name, pid: app.pid };
+}
+
+/** Resolves `app` / `window` params to one window. */
+export async function resolveTarget(
+  engine: Engine,
+  params: { app?: string | number | undefined; window?: string | undefined },
+  signal: AbortSignal,
+): Promise<Target> {
+  const apps = await engine.listApps(signal);
+  if (params.window !== undefined) {
+    for (const a of apps) {
+      if (a.windows.some((w) => w.window === params.window)) {
+        return { window: params.window, app: a.app, appName: a.name, pid: a.pid };
+      }
+    }
+    throw new DriverError("window_not_found", `No window "${params.window}"`, { version: 0 });
+  }
+  if (params.app !== undefined) {
+    const want = params.app;
+    const matches = typeof want === "number"
+      ? apps.filter((a) => a.pid === want)
+      : apps.filter((a) => a.name.toLowerCase() === want.toLowerCase());
+    if (matches.length === 0) {
+      throw new DriverError("app_not_running", `No running app ${JSON.stringify(want)}`, {
+        apps: apps.map((a) => a.name),
+      });
+    }
+    for (const a of matches) {
+      const t = pick(a);
+      if (t) return t;
+    }
+    throw new DriverError("window_not_found", `App ${JSON.stringify(want)} has no window`, {
+      version: 0,
+    });
+  }
+  const front = apps.find((a) => a.windows.some((w) => w.focused)) ??
+    apps.find((a) => a.windows.length > 0);
+  const t = front && pick(front);
+  if (!t) throw new DriverError("window_not_found", "No app has a window", { version: 0 });
+  return t;
+}

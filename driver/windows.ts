@@ -1,0 +1,138 @@
+/**
+ * The windows the driver has read: each window's element map, the app it belongs to, and
+ * when it was last used. Bounded: past the limit the least recently used is dropped.
+ *
+ * @module
+ */
+import { buildSnapshot, WindowMap } from "../map/mod.ts";
+import type { WindowTree } from "../engines/engine.ts";
+import { DriverError } from "../protocol/errors.ts";
+
+/** One watched window. */
+export interface Watched {
+  /** Window id. */
+  window: string;
+  /** Engine app id (AT-SPI: bus name). */
+  app: string;
+  /** App name. */
+  appName: string;
+  /** Process id. */
+  pid: number;
+  /** The element map. */
+  map: WindowMap;
+  /** Last read or action, `performance.now()`. */
+  used: number;
+  /** The last read was cut by the element budget. */
+  truncated: boolean;
+  /** The app's notification count when the map was last read. */
+  seen: number;
+  /** When the map was last read from the app, `performance.now()`. */
+  readAt: number;
+}
+
+/** Where a window's read came from. */
+export interface Origin {
+  /** Engine app id. */
+  app: string;
+  /** App name. */
+  appName: string;
+  /** Process id. */
+  pid: number;
+  /** Engine name. */
+  engine: string;
+}
+
+/** Window id → watched window, least recently used first. */
+export class WindowStore {
+  readonly #windows = new Map<string, Watched>();
+  readonly #limit: number;
+  readonly #keep: number;
+
+  /** At most `limit` windows, `keep` versions each. */
+  constructor(limit: number, keep: number) {
+    this.#limit = limit;
+    this.#keep = keep;
+  }
+
+  /** Windows watched now. */
+  get size(): number {
+    return this.#windows.size;
+  }
+
+  /** The watched window, or `window_not_found` when it was never read (or was dropped). */
+  get(window: string): Watched {
+    const w = this.#windows.get(window);
+    if (!w) {
+      throw new DriverError(
+        "window_not_found",
+        `Window "${window}" has no map: read it with read_ui first`,
+        { version: 0 },
+      );
+    }
+    this.#touch(w);
+    return w;
+  }
+
+  /** The watched window if there is one. */
+  peek(window: string): Watched | undefined {
+    return this.#windows.get(window);
+  }
+
+  /** Folds a new read into the window's map (making the map on first sight). */
+  record(
+    window: string,
+    origin: Origin,
+    tree: WindowTree,
+    seen: number,
+  ): { watched: Watched; changed: boolean } {
+    const snapshot = buildSnapshot(tree.root);
+    let w = this.#windows.get(window);
+    let changed = true;
+    if (w) {
+      changed = w.map.update(snapshot, origin.engine).changed;
+      w.truncated = tree.truncated;
+      w.seen = seen;
+      w.readAt = performance.now();
+    } else {
+      w = {
+        window,
+        app: origin.app,
+        appName: origin.appName,
+        pid: origin.pid,
+        map: new WindowMap(window, origin.engine, snapshot, { keep: this.#keep }),
+        used: 0,
+        truncated: tree.truncated,
+        seen,
+        readAt: performance.now(),
+      };
+      this.#windows.set(window, w);
+      this.#evict();
+    }
+    this.#touch(w);
+    return { watched: w, changed };
+  }
+
+  /** Drops a window (closed, or its app quit). */
+  drop(window: string): void {
+    this.#windows.delete(window);
+  }
+
+  /** Drops every window of an app. */
+  dropApp(app: string): void {
+    for (const [id, w] of this.#windows) if (w.app === app) this.#windows.delete(id);
+  }
+
+  #touch(w: Watched): void {
+    w.used = performance.now();
+    // Re-insert so Map order is least recently used first.
+    this.#windows.delete(w.window);
+    this.#windows.set(w.window, w);
+  }
+
+  #evict(): void {
+    while (this.#windows.size > this.#limit) {
+      const oldest = this.#windows.keys().next().value!;
+      this.#windows.delete(oldest);
+    }
+  }
+}

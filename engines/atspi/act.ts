@@ -1,0 +1,170 @@
+/**
+ * Element actions through AT-SPI's Action, EditableText, Value and Component interfaces.
+ * Where an element offers no interface for an action, a pointer click at its centre is
+ * used and the outcome says `via: "pixel"`, never silently.
+ *
+ * @module
+ */
+import type { ActionName } from "../../protocol/element.ts";
+import { DriverError } from "../../protocol/errors.ts";
+import type { ActOutcome, PixelInput, RawNode } from "../engine.ts";
+import type { AtspiClient, CallLimits, Ref } from "./client.ts";
+import { Variant } from "../../dbus/mod.ts";
+
+/** Action names AT-SPI toolkits use, in the order we prefer them per driver action. */
+const PREFERRED: Partial<Record<ActionName, string[]>> = {
+  press: ["click", "press", "activate", "toggle", "jump", "open"],
+  click: ["click", "press", "activate", "toggle", "jump", "open"],
+  select: ["select", "activate", "click", "press"],
+  expand: ["expand or contract", "expand", "toggle", "activate", "click"],
+  collapse: ["expand or contract", "collapse", "toggle", "activate", "click"],
+  show_menu: ["menu", "showmenu", "show menu", "popup", "context menu"],
+};
+
+/** ATSPI_SCROLL_ANYWHERE. */
+const SCROLL_ANYWHERE = 6;
+
+/** Sends pixel input (the engine's X11 backend). */
+export type Input = (input: PixelInput) => Promise<void>;
+
+function refused(node: RawNode, action: string): DriverError {
+  return new DriverError(
+    "action_not_supported",
+    `Cannot ${action} "${node.name || node.role}": the element offers no way to`,
+    { actions: node.actions },
+  );
+}
+
+function centre(node: RawNode): { x: number; y: number } {
+  const b = node.bounds;
+  if (b.w <= 0 || b.h <= 0) {
+    throw new DriverError("action_not_supported", `Element "${node.name}" has no on-screen area`, {
+      actions: node.actions,
+    });
+  }
+  return { x: Math.round(b.x + b.w / 2), y: Math.round(b.y + b.h / 2) };
+}
+
+async function doNamedAction(
+  client: AtspiClient,
+  ref: Ref,
+  prefs: string[],
+  limits: CallLimits,
+): Promise<boolean> {
+  let names: string[];
+  try {
+    const [list] = await client.call(ref, "Action", "GetActions", limits);
+    names = (list as [string, string, string][]).map(([n]) => n.toLowerCase());
+  } catch (err) {
+    if (err instanceof DriverError && err.code === "element_not_found") return false;
+    throw err;
+  }
+  for (const want of prefs) {
+    const i = names.indexOf(want);
+    if (i >= 0) {
+      const [ok] = await client.call(ref, "Action", "DoAction", limits, "i", [i]);
+      return ok !== false;
+    }
+  }
+  return false;
+}
+
+/** Performs `action` on `node`; `ref` is the node's object. */
+export async function performAction(
+  client: AtspiClient,
+  input: Input,
+  ref: Ref,
+  node: RawNode,
+  action: ActionName,
+  value: string | undefined,
+  limits: CallLimits,
+): Promise<ActOutcome> {
+  const prefs = PREFERRED[action];
+  switch (action) {
+    case "press":
+    case "click":
+    case "select":
+    case "expand":
+    case "collapse":
+      if (await doNamedAction(client, ref, prefs!, limits)) return { via: "action" };
+      await input({ kind: "click", ...centre(node), button: "left", count: 1 });
+      return { via: "pixel" };
+    case "show_menu":
+      if (await doNamedAction(client, ref, prefs!, limits)) return { via: "action" };
+      await input({ kind: "click", ...centre(node), button: "right", count: 1 });
+      return { via: "pixel" };
+    case "focus": {
+      const [ok] = await client.call(ref, "Component", "GrabFocus", limits);
+      if (ok === false) throw refused(node, "focus");
+      return { via: "action" };
+    }
+    case "scroll_into_view":
+      await client.call(ref, "Component", "ScrollTo", limits, "u", [SCROLL_ANYWHERE]);
+      return { via: "action" };
+    case "set_value":
+      return await setValue(client, ref, node, value, limits);
+    case "type_text":
+      return await typeText(client, ref, node, value, limits);
+  }
+}
+
+async function setValue(
+  client: AtspiClient,
+  ref: Ref,
+  node: RawNode,
+  value: string | undefined,
+  limits: CallLimits,
+): Promise<ActOutcome> {
+  if (value === undefined) {
+    throw new DriverError("invalid_params", 'set_value needs "value"', {
+      issues: [{ path: ["value"], message: "Required for set_value" }],
+    });
+  }
+  if (!node.actions.includes("set_value")) throw refused(node, "set the value of");
+  if (node.actions.includes("type_text")) {
+    const [ok] = await client.call(ref, "EditableText", "SetTextContents", limits, "s", [value]);
+    if (ok === false) throw refused(node, "set the text of");
+    return { via: "action" };
+  }
+  const n = Number(value);
+  if (!Number.isFinite(n)) {
+    throw new DriverError("invalid_params", `"${value}" is not a number for a ranged element`, {
+      issues: [{ path: ["value"], message: "Expected a number" }],
+    });
+  }
+  await client.call(ref, "org.freedesktop.DBus.Properties", "Set", limits, "ssv", [
+    "org.a11y.atspi.Value",
+    "CurrentValue",
+    new Variant("d", n),
+  ]);
+  return { via: "action" };
+}
+
+async function typeText(
+  client: AtspiClient,
+  ref: Ref,
+  node: RawNode,
+  value: string | undefined,
+  limits: CallLimits,
+): Promise<ActOutcome> {
+  if (value === undefined) {
+    throw new DriverError("invalid_params", 'type_text needs "value"', {
+      issues: [{ path: ["value"], message: "Required for type_text" }],
+    });
+  }
+  if (!node.actions.includes("type_text")) throw refused(node, "type into");
+  // Inserting at the caret types like a person would, without depending on which X
+  // window has keyboard focus (there is no window manager on a headless guest).
+  const caret = await client.prop(ref, "Text", "CaretOffset", limits);
+  const at = typeof caret === "number" && caret >= 0 ? caret : -1;
+  const position = at >= 0
+    ? at
+    : Number((await client.call(ref, "Text", "GetCharacterCount", limits))[0] ?? 0);
+  const [ok] = await client.call(ref, "EditableText", "InsertText", limits, "isi", [
+    position,
+    value,
+    [...value].length,
+  ]);
+  if (ok === false) throw refused(node, "type into");
+  return { via: "action" };
+}

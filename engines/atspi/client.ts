@@ -1,0 +1,157 @@
+/**
+ * Typed AT-SPI calls over the accessibility bus. Every call has a deadline; D-Bus failures
+ * become the driver's errors here, in one place (code-style: one check helper per library).
+ *
+ * @module
+ */
+import { type DBusConnection, DBusError, DBusTimeoutError } from "../../dbus/mod.ts";
+import { DriverError } from "../../protocol/errors.ts";
+
+/** An accessible object: the app's bus name and the object's path. */
+export interface Ref {
+  /** Unique bus name of the app (`:1.42`). */
+  bus: string;
+  /** Object path. */
+  path: string;
+}
+
+/** `Ref` ⇄ the handle string the engine hands out. */
+export const handleOf = (r: Ref): string => `${r.bus}|${r.path}`;
+/** Parses a handle made by {@link handleOf}. */
+export function refOf(handle: string): Ref {
+  const i = handle.indexOf("|");
+  if (i < 0) throw new DriverError("element_not_found", `Not an AT-SPI handle: "${handle}"`);
+  return { bus: handle.slice(0, i), path: handle.slice(i + 1) };
+}
+
+/** The null reference AT-SPI uses for "no object". */
+export const NULL_PATH = "/org/a11y/atspi/null";
+
+const A11Y = "org.a11y.atspi.";
+const GONE = new Set([
+  "org.freedesktop.DBus.Error.ServiceUnknown",
+  "org.freedesktop.DBus.Error.NameHasNoOwner",
+  "org.freedesktop.DBus.Error.Disconnected",
+  "org.freedesktop.DBus.Error.NoReply",
+]);
+const NO_OBJECT = new Set([
+  "org.freedesktop.DBus.Error.UnknownObject",
+  "org.freedesktop.DBus.Error.UnknownMethod",
+  "org.freedesktop.DBus.Error.UnknownInterface",
+  "org.freedesktop.DBus.Error.InvalidArgs",
+]);
+
+/** Maps a failed call to the driver's error; `what` names the call for the message. */
+export function toDriverError(err: unknown, what: string, ref: Ref): Error {
+  if (err instanceof DriverError) return err;
+  if (err instanceof DBusTimeoutError) {
+    return new DriverError("timeout", `The app did not answer ${what} in time`, {
+      ms: err.ms,
+    }, { cause: err });
+  }
+  if (err instanceof DBusError) {
+    if (err.errorName === "org.freedesktop.DBus.Error.NoReply") {
+      return new DriverError("timeout", `The app did not answer ${what}`, { ms: 0 }, {
+        cause: err,
+      });
+    }
+    if (GONE.has(err.errorName)) {
+      return new DriverError("app_not_running", `The app at "${ref.bus}" is gone`, {}, {
+        cause: err,
+      });
+    }
+    if (NO_OBJECT.has(err.errorName)) {
+      return new DriverError("element_not_found", `Element "${ref.path}" is gone`, {}, {
+        cause: err,
+      });
+    }
+  }
+  if (err instanceof DOMException && err.name === "TimeoutError") {
+    return new DriverError("timeout", `The caller's deadline passed during ${what}`, { ms: 0 }, {
+      cause: err,
+    });
+  }
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+/** Per-call limits. */
+export interface CallLimits {
+  /** Per-call D-Bus timeout. */
+  timeoutMs: number;
+  /** The request's deadline. */
+  signal?: AbortSignal | undefined;
+}
+
+/** Typed AT-SPI calls on one accessibility-bus connection. */
+export class AtspiClient {
+  readonly #bus: DBusConnection;
+
+  /** Uses `bus`, which the caller owns. */
+  constructor(bus: DBusConnection) {
+    this.#bus = bus;
+  }
+
+  /** Calls `iface.member` on `ref`; errors mapped by {@link toDriverError}. */
+  async call(
+    ref: Ref,
+    iface: string,
+    member: string,
+    limits: CallLimits,
+    signature?: string,
+    body?: unknown[],
+  ): Promise<unknown[]> {
+    try {
+      return await this.#bus.call({
+        destination: ref.bus,
+        path: ref.path,
+        interface: iface.includes(".") ? iface : A11Y + iface,
+        member,
+        ...(signature ? { signature, body: body ?? [] } : {}),
+      }, { timeoutMs: limits.timeoutMs, ...(limits.signal ? { signal: limits.signal } : {}) });
+    } catch (err) {
+      throw toDriverError(err, `${iface}.${member}`, ref);
+    }
+  }
+
+  /** A property of an AT-SPI interface. */
+  async prop(ref: Ref, iface: string, name: string, limits: CallLimits): Promise<unknown> {
+    const [v] = await this.call(
+      ref,
+      "org.freedesktop.DBus.Properties",
+      "Get",
+      limits,
+      "ss",
+      [A11Y + iface, name],
+    );
+    return (v as { value: unknown }).value;
+  }
+
+  /** Children references. */
+  async children(ref: Ref, limits: CallLimits): Promise<Ref[]> {
+    const [list] = await this.call(ref, "Accessible", "GetChildren", limits);
+    return (list as [string, string][]).map(([bus, path]) => ({ bus, path }));
+  }
+
+  /** Process id of the connection that owns `bus` (asked of the bus daemon). */
+  async pid(bus: string, limits: CallLimits): Promise<number> {
+    try {
+      const [pid] = await this.#bus.call({
+        destination: "org.freedesktop.DBus",
+        path: "/org/freedesktop/DBus",
+        interface: "org.freedesktop.DBus",
+        member: "GetConnectionUnixProcessID",
+        signature: "s",
+        body: [bus],
+      }, { timeoutMs: limits.timeoutMs });
+      return Number(pid);
+    } catch (err) {
+      throw toDriverError(err, "GetConnectionUnixProcessID", { bus, path: "/" });
+    }
+  }
+
+  /** Screen extents `[x, y, w, h]` (coord type 0: screen). */
+  async extents(ref: Ref, limits: CallLimits): Promise<[number, number, number, number]> {
+    const [box] = await this.call(ref, "Component", "GetExtents", limits, "u", [0]);
+    return box as [number, number, number, number];
+  }
+}

@@ -1,0 +1,207 @@
+/**
+ * A window's skeleton: every node's role, name, states, interfaces and children.
+ *
+ * Toolkits with a cache interface (GTK 4, Chromium) answer all of it in one
+ * `Cache.GetItems` call, but only for objects some client has already seen: GTK 4 exposes
+ * a widget's children on their first `GetChildren`. So the read asks `GetItems`, calls
+ * `GetChildren` only on visible nodes whose known children fall short of their child
+ * count, and asks `GetItems` again, until nothing is missing (one round per unexplored
+ * level; a re-read of a known window is one call). Toolkits without a cache (GTK 3 via
+ * atk-bridge, Qt) are walked level by level with every node of a level asked at once.
+ *
+ * @module
+ */
+import { type AtspiClient, type CallLimits, NULL_PATH, type Ref } from "./client.ts";
+import { STATE, StateSet } from "./states.ts";
+import { atspiRoleName } from "./roles.ts";
+import { mapLimit } from "../../util/pool.ts";
+import { DriverError } from "../../protocol/errors.ts";
+
+/** One node of the skeleton. */
+export interface SkeletonNode {
+  /** Object reference. */
+  ref: Ref;
+  /** AtspiRole number. */
+  role: number;
+  /** Accessible name. */
+  name: string;
+  /** States. */
+  states: StateSet;
+  /** Interface names without the `org.a11y.atspi.` prefix. */
+  ifaces: Set<string>;
+  /** Children paths in order (same bus). */
+  children: string[];
+  /** The app's own child count (may exceed `children` before they are exposed). */
+  childCount: number;
+}
+
+/** The skeleton of a whole app, by object path. */
+export type Skeleton = Map<string, SkeletonNode>;
+
+const PREFIX = "org.a11y.atspi.";
+const strip = (ifaces: readonly string[]) =>
+  new Set(ifaces.map((i) => (i.startsWith(PREFIX) ? i.slice(PREFIX.length) : i)));
+
+type CacheItem = [
+  [string, string],
+  [string, string],
+  [string, string],
+  number,
+  number,
+  string[],
+  string,
+  number,
+  string,
+  number[],
+];
+
+/**
+ * Reads the app's skeleton through its cache; `undefined` when the toolkit has no cache
+ * interface (the caller then walks).
+ */
+export async function skeletonFromCache(
+  client: AtspiClient,
+  bus: string,
+  limits: CallLimits,
+): Promise<Skeleton | undefined> {
+  let items: CacheItem[];
+  try {
+    const [list] = await client.call(
+      { bus, path: "/org/a11y/atspi/cache" },
+      "Cache",
+      "GetItems",
+      limits,
+    );
+    items = list as CacheItem[];
+  } catch (err) {
+    if (err instanceof DriverError && err.code === "element_not_found") return undefined;
+    throw err;
+  }
+  const nodes: Skeleton = new Map();
+  const order = new Map<string, { index: number; path: string }[]>();
+  for (const [[, path], , [, parent], index, childCount, ifaces, name, role, , states] of items) {
+    nodes.set(path, {
+      ref: { bus, path },
+      role,
+      name,
+      states: new StateSet(states),
+      ifaces: strip(ifaces),
+      children: [],
+      childCount,
+    });
+    if (parent && parent !== NULL_PATH) {
+      let kids = order.get(parent);
+      if (!kids) order.set(parent, kids = []);
+      kids.push({ index, path });
+    }
+  }
+  for (const [parent, kids] of order) {
+    const node = nodes.get(parent);
+    if (!node) continue;
+    kids.sort((a, b) => a.index - b.index);
+    node.children = kids.map((k) => k.path);
+  }
+  return nodes;
+}
+
+/**
+ * Walks from `root` asking every node of a level at once, for toolkits without a cache.
+ * Stops adding nodes after `max`; non-showing subtrees are not descended.
+ */
+export async function skeletonByWalk(
+  client: AtspiClient,
+  root: Ref,
+  limits: CallLimits,
+  max: number,
+): Promise<Skeleton> {
+  const nodes: Skeleton = new Map();
+  let level: Ref[] = [root];
+  while (level.length > 0 && nodes.size < max) {
+    const read = await Promise.all(
+      level.slice(0, max - nodes.size).map(async (ref) => {
+        // All five at once: a level costs one round trip instead of two.
+        const [role, state, name, ifaces, all] = await Promise.all([
+          client.call(ref, "Accessible", "GetRole", limits),
+          client.call(ref, "Accessible", "GetState", limits),
+          client.prop(ref, "Accessible", "Name", limits),
+          client.call(ref, "Accessible", "GetInterfaces", limits),
+          client.children(ref, limits),
+        ]);
+        const states = new StateSet(state[0] as number[]);
+        const showing = ref === root || states.has(STATE.SHOWING);
+        const kids = showing ? all.filter((k) => k.bus === ref.bus) : [];
+        const node: SkeletonNode = {
+          ref,
+          role: Number(role[0]),
+          name: String(name ?? ""),
+          states,
+          ifaces: strip(ifaces[0] as string[]),
+          children: kids.map((k) => k.path),
+          childCount: kids.length,
+        };
+        return { node, kids };
+      }),
+    );
+    level = [];
+    for (const { node, kids } of read) {
+      nodes.set(node.ref.path, node);
+      level.push(...kids.filter((k) => k.bus === node.ref.bus && !nodes.has(k.path)));
+    }
+  }
+  return nodes;
+}
+
+/** Most rounds of exposing children before the read settles for what it has. */
+const MAX_ROUNDS = 64;
+
+/** Reads the skeleton of the window at `root` by the cheapest route the toolkit allows. */
+export async function readSkeleton(
+  client: AtspiClient,
+  root: Ref,
+  limits: CallLimits,
+  max: number,
+): Promise<Skeleton> {
+  let skeleton = await skeletonFromCache(client, root.bus, limits);
+  if (!skeleton) return await skeletonByWalk(client, root, limits, max);
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const missing = unexposed(skeleton, root, max);
+    if (missing.length === 0) break;
+    await mapLimit(missing, 64, (ref) => client.children(ref, limits));
+    skeleton = (await skeletonFromCache(client, root.bus, limits))!;
+  }
+  return skeleton;
+}
+
+/** Visible nodes under `root` whose children the cache does not hold yet. */
+function unexposed(skeleton: Skeleton, root: Ref, max: number): Ref[] {
+  const shown = visibilityState(skeleton, root.path);
+  const out: Ref[] = [];
+  const stack = [root.path];
+  let seen = 0;
+  while (stack.length > 0 && seen < max) {
+    const node = skeleton.get(stack.pop()!);
+    if (!node) continue;
+    seen++;
+    if (node.children.length < node.childCount) out.push(node.ref);
+    for (const c of node.children) {
+      const child = skeleton.get(c);
+      if (child && child.states.has(shown)) stack.push(c);
+    }
+  }
+  return out;
+}
+
+/**
+ * The state that says "on screen" for this toolkit. GTK 3 and Chromium set SHOWING on
+ * mapped widgets; GTK 4 sets only VISIBLE below the window, so when no descendant of
+ * the window reports SHOWING, VISIBLE is the best the toolkit offers.
+ */
+export function visibilityState(skeleton: Skeleton, windowPath: string): number {
+  for (const node of skeleton.values()) {
+    if (node.ref.path !== windowPath && node.states.has(STATE.SHOWING)) {
+      const role = atspiRoleName(node.role);
+      if (role !== "frame" && role !== "window" && role !== "application") return STATE.SHOWING;
+    }
+  }
+  return STATE.VISIBLE;
+}
