@@ -8,4 +8,4 @@ bash install/linux/deps.sh
 DENO="${DENO:-$(command -v deno || true)}"
 [ -n "$DENO" ] || { echo "tests: deno not found (npm i -g deno@2.9.6)" >&2; exit 1; }
 export ALLTERNIT_CHECK_RESULTS=1
-exec bash install/linux/desktop-session.sh run -- "$DENO" test --allow-all --parallel=false "$@"
+exec bash install/linux/desktop-session.sh run -- "$DENO" test --allow-all "$@"

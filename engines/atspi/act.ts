@@ -163,7 +163,8 @@ async function typeText(
   const [ok] = await client.call(ref, "EditableText", "InsertText", limits, "isi", [
     position,
     value,
-    [...value].length,
+    // The length is in UTF-8 bytes (atk and GTK take it as a byte count), not characters.
+    new TextEncoder().encode(value).length,
   ]);
   if (ok === false) throw refused(node, "type into");
   return { via: "action" };

@@ -1,0 +1,122 @@
+/**
+ * Real apps for integration tests: start one on the test desktop, wait for its window,
+ * stop it by pid. Tests run inside `install/linux/desktop-session.sh` (the test task).
+ *
+ * @module
+ */
+
+import { AtspiEngine } from "../../engines/atspi/engine.ts";
+
+/** A started app. */
+export interface App {
+  /** Process id. */
+  pid: number;
+  /** Stops it (SIGTERM, then SIGKILL) and waits. */
+  stop(): Promise<void>;
+}
+
+/** Fails with a clear message when the tests run outside the headless session. */
+export function requireDesktop(): void {
+  if (!Deno.env.get("DISPLAY") || !Deno.env.get("DBUS_SESSION_BUS_ADDRESS")) {
+    throw new Error(
+      "Integration tests need the headless desktop: run them with `deno task test`",
+    );
+  }
+}
+
+/** Waits until a visible window whose title matches `name` exists. */
+export async function waitForWindow(name: string, timeoutMs = 20_000): Promise<void> {
+  const out = await new Deno.Command("timeout", {
+    args: [
+      String(timeoutMs / 1000),
+      "xdotool",
+      "search",
+      "--sync",
+      "--onlyvisible",
+      "--name",
+      name,
+    ],
+    stdout: "null",
+    stderr: "null",
+  }).output();
+  if (!out.success) throw new Error(`No window named "${name}" appeared in ${timeoutMs} ms`);
+}
+
+/**
+ * Waits until the app with process `pid` is on the accessibility bus with a window: the X
+ * window shows before the toolkit registers, and a read in between would rightly answer
+ * app_not_running.
+ */
+export async function waitForAccessible(pid: number, timeoutMs = 20_000): Promise<void> {
+  const engine = new AtspiEngine();
+  try {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const apps = await engine.listApps(AbortSignal.timeout(5_000)).catch(() => []);
+      if (apps.some((a) => a.pid === pid && a.windows.length > 0)) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`Process ${pid} did not appear on the accessibility bus in ${timeoutMs} ms`);
+  } finally {
+    await engine.close();
+  }
+}
+
+/** Starts `cmd args` and waits for a window titled `window`, on screen and on the bus. */
+export async function startApp(cmd: string, args: string[], window: string): Promise<App> {
+  requireDesktop();
+  const child = new Deno.Command(cmd, { args, stdin: "null", stdout: "null", stderr: "null" })
+    .spawn();
+  try {
+    await waitForWindow(window);
+    await waitForAccessible(child.pid);
+  } catch (err) {
+    child.kill("SIGKILL");
+    await child.status;
+    throw err;
+  }
+  return {
+    pid: child.pid,
+    async stop() {
+      try {
+        child.kill("SIGTERM");
+      } catch {
+        return; // Already gone.
+      }
+      const done = await Promise.race([
+        child.status.then(() => true),
+        new Promise<boolean>((r) => setTimeout(() => r(false), 3_000)),
+      ]);
+      if (!done) {
+        try {
+          child.kill("SIGKILL");
+        } catch { /* gone */ }
+        await child.status;
+      }
+    },
+  };
+}
+
+/** gnome-calculator (GTK 4). */
+export const calculator = (): Promise<App> => startApp("gnome-calculator", [], "Calculator");
+
+/** mousepad (GTK 3) on a new empty document. */
+export const mousepad = (): Promise<App> => startApp("mousepad", ["--disable-server"], "Mousepad");
+
+/** Chromium on a local page, with its accessibility tree on. */
+export async function chromium(page: string, title: string): Promise<App> {
+  const profile = await Deno.makeTempDir({ prefix: "allternit-chromium-" });
+  return await startApp("chromium", [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--force-renderer-accessibility",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    `--user-data-dir=${profile}`,
+    "--window-size=900,700",
+    `file://${page}`,
+  ], title);
+}

@@ -1,0 +1,42 @@
+/**
+ * One driver process plus a client to it, for integration tests.
+ *
+ * @module
+ */
+import { DriverClient } from "../../rpc/client.ts";
+import type { Element } from "../../protocol/element.ts";
+import { type DriverProcess, startDriver } from "./driver_process.ts";
+
+/** A served driver and a connected client. */
+export interface Session {
+  /** The `serve` process. */
+  proc: DriverProcess;
+  /** Client on its socket. */
+  client: DriverClient;
+  /** Closes the client and stops the process. */
+  close(): Promise<void>;
+}
+
+/** Starts `serve` and connects to it. */
+export async function session(env: Record<string, string> = {}): Promise<Session> {
+  const proc = await startDriver(["serve"], { env });
+  const client = await DriverClient.connect({ socket: proc.ready.socket! });
+  return {
+    proc,
+    client,
+    async close() {
+      await client.close();
+      await proc.stop();
+    },
+  };
+}
+
+/** The element whose role is `role` and whose name or label child reads `label`. */
+export function byLabel(elements: readonly Element[], role: string, label: string): Element {
+  const exact = elements.find((e) => e.role === role && e.name === label);
+  if (exact) return exact;
+  // GTK 4 calculator buttons are named "7 7" (label + tooltip); match the first word.
+  const loose = elements.find((e) => e.role === role && e.name.split(" ")[0] === label);
+  if (!loose) throw new Error(`No ${role} labelled "${label}"`);
+  return loose;
+}
