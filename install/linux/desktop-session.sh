@@ -19,12 +19,6 @@ need() {
   [ ${#missing[@]} -eq 0 ] || die "missing: ${missing[*]} (apt-get install xvfb x11-utils dbus at-spi2-core xdotool)"
 }
 
-free_display() {
-  local n=${ALLTERNIT_DISPLAY_NUM:-77}
-  while [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ]; do n=$((n + 1)); done
-  echo "$n"
-}
-
 wait_for() { # wait_for SECONDS CMD...
   local deadline=$((SECONDS + $1)); shift
   until "$@" >/dev/null 2>&1; do
@@ -37,10 +31,13 @@ start() {
   need
   mkdir -p "$STATE" && chmod 700 "$STATE"
   : > "$STATE/pids"
-  local n; n=$(free_display)
-  Xvfb ":$n" -screen 0 1280x1024x24 -nolisten tcp >"$STATE/xvfb.log" 2>&1 &
+  # -displayfd: Xvfb picks a free display itself and writes its number once it is ready,
+  # so two sessions starting at once can never share (and later kill) one server.
+  : > "$STATE/display"
+  Xvfb -displayfd 3 -screen 0 1280x1024x24 -nolisten tcp 3>"$STATE/display" >"$STATE/xvfb.log" 2>&1 &
   echo $! >> "$STATE/pids"
-  export DISPLAY=":$n"
+  wait_for 10 grep -q . "$STATE/display" || die "Xvfb did not start; see $STATE/xvfb.log"
+  export DISPLAY=":$(head -n1 "$STATE/display" | tr -d '[:space:]')"
   wait_for 10 xdpyinfo -display "$DISPLAY" || die "Xvfb on $DISPLAY did not answer; see $STATE/xvfb.log"
 
   local out; out=$(dbus-daemon --session --fork --nosyslog --print-address=1 --print-pid=1)
