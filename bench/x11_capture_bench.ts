@@ -13,9 +13,9 @@
  *
  * @module
  */
-import { captureScreen } from "./capture.ts";
-import { X11Display } from "./display.ts";
-import { encodePng } from "../../util/png.ts";
+import { captureScreen } from "../engines/x11/capture.ts";
+import { X11Display } from "../engines/x11/display.ts";
+import { encodePng } from "../util/png.ts";
 
 const RUNS = 15;
 const PEER_RUNS = 7;

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { decodeBody, decodeHeader, encodeMessageBytes, MessageType } from "./message.ts";
+import { decodeBody, decodeHeader, encodeMessageBytes, MessageType } from "../dbus/message.ts";
 
 const ITEMS = 5000;
 const SENDER = ":1.42";
