@@ -89,7 +89,8 @@ export async function skeletonFromCache(
       children: [],
       childCount,
     });
-    if (parent && parent !== NULL_PATH) {
+    // A node named as its own parent would make the tree a loop; it stays a root.
+    if (parent && parent !== NULL_PATH && parent !== path) {
       let kids = order.get(parent);
       if (!kids) order.set(parent, kids = []);
       kids.push({ index, path });
@@ -172,19 +173,23 @@ export async function readSkeleton(
   return skeleton;
 }
 
-/** Visible nodes under `root` whose children the cache does not hold yet. */
-function unexposed(skeleton: Skeleton, root: Ref, max: number): Ref[] {
+/**
+ * Visible nodes under `root` whose children the cache does not hold yet, each once. A cache
+ * caught mid-change can list a node under its own descendant; every node is visited once.
+ */
+export function unexposed(skeleton: Skeleton, root: Ref, max: number): Ref[] {
   const shown = visibilityState(skeleton, root.path);
   const out: Ref[] = [];
   const stack = [root.path];
-  let seen = 0;
-  while (stack.length > 0 && seen < max) {
-    const node = skeleton.get(stack.pop()!);
+  const seen = new Set<string>();
+  while (stack.length > 0 && seen.size < max) {
+    const path = stack.pop()!;
+    const node = seen.has(path) ? undefined : skeleton.get(path);
     if (!node) continue;
-    seen++;
+    seen.add(path);
     if (node.children.length < node.childCount) out.push(node.ref);
     for (const c of node.children) {
-      const child = skeleton.get(c);
+      const child = seen.has(c) ? undefined : skeleton.get(c);
       if (child && child.states.has(shown)) stack.push(c);
     }
   }

@@ -58,21 +58,33 @@ export async function buildTree(
   const kept: Kept[] = [];
   let truncated = false;
   const shown = visibilityState(skeleton, windowPath);
-  const visit = (node: SkeletonNode, parent: RawNode | undefined): void => {
+  // Pre-order walk with an explicit stack (children pushed in reverse so they come out in
+  // order). A cache caught mid-change can list a node under its own descendant or under
+  // two parents: each path is kept once, at its first place in document order, so the
+  // result is always a tree and no recursion depth depends on the app's data.
+  const placed = new Set<string>();
+  const stack: { node: SkeletonNode; parent: RawNode | undefined }[] = [{
+    node: top,
+    parent: undefined,
+  }];
+  while (stack.length > 0) {
+    const { node, parent } = stack.pop()!;
+    if (placed.has(node.ref.path)) continue;
     if (kept.length >= max) {
       truncated = true;
-      return;
+      break;
     }
+    placed.add(node.ref.path);
     const raw = shell(node);
     kept.push({ node, raw });
     parent?.children.push(raw);
-    for (const path of node.children) {
-      const child = skeleton.get(path);
+    for (let i = node.children.length - 1; i >= 0; i--) {
+      const path = node.children[i]!;
+      const child = placed.has(path) ? undefined : skeleton.get(path);
       // Hidden pages (stacks, collapsed menus) would show an agent things it can't reach.
-      if (child && child.states.has(shown)) visit(child, raw);
+      if (child && child.states.has(shown)) stack.push({ node: child, parent: raw });
     }
-  };
-  visit(top, undefined);
+  }
   await mapLimit(kept, PIPELINE, (k) => enrich(client, k, limits));
   return { root: kept[0]!.raw, nodes: kept.length, truncated };
 }

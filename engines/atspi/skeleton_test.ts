@@ -1,0 +1,164 @@
+import assert from "node:assert/strict";
+import type { AtspiClient, Ref } from "./client.ts";
+import { readSkeleton, type Skeleton, skeletonFromCache, unexposed } from "./skeleton.ts";
+import { buildTree } from "./tree.ts";
+import type { RawNode } from "../engine.ts";
+
+const BUS = ":1.5";
+const SHOWING = [(1 << 25) | (1 << 30), 0];
+const FRAME = 23;
+const BUTTON = 43;
+const LIMITS = { timeoutMs: 1_000 };
+
+/** One cache row: path, parent path, index in parent, child count, role. */
+type Row = [path: string, parent: string, index: number, childCount: number, role?: number];
+
+/** An AtspiClient stand-in whose cache answers `rows` and which counts the calls made. */
+function fakeClient(rows: Row[]): { client: AtspiClient; calls: () => number } {
+  let calls = 0;
+  const items = () =>
+    rows.map(([path, parent, index, childCount, role = BUTTON]) => [
+      [BUS, path],
+      [BUS, "/root"],
+      [BUS, parent],
+      index,
+      childCount,
+      ["org.a11y.atspi.Accessible"],
+      `n${path}`,
+      role,
+      "",
+      SHOWING,
+    ]);
+  const client = {
+    call: (_ref: Ref, _iface: string, member: string) => {
+      calls++;
+      return Promise.resolve(member === "GetItems" ? [items()] : [[]]);
+    },
+    children: () => {
+      calls++;
+      return Promise.resolve([]);
+    },
+    prop: () => Promise.resolve(1),
+    extents: () => Promise.resolve([0, 0, 10, 10]),
+  };
+  return { client: client as unknown as AtspiClient, calls: () => calls };
+}
+
+/** Every node of a RawNode tree, pre-order, without recursion. */
+function flatten(root: RawNode): RawNode[] {
+  const out: RawNode[] = [];
+  const stack = [root];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    out.push(n);
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+  }
+  return out;
+}
+
+async function skeletonOf(rows: Row[]): Promise<Skeleton> {
+  return (await skeletonFromCache(fakeClient(rows).client, BUS, LIMITS))!;
+}
+
+// Cycles: a cache caught mid-change (widgets being reparented while the app starts) can
+// name a node as its own ancestor. Before, the walks followed such loops until the element
+// budget ran out: thousands of repeated elements, or a stack overflow.
+const CYCLES: Record<string, Row[]> = {
+  "a node that is its own parent": [
+    ["/w", "/root", 0, 2, FRAME],
+    ["/a", "/w", 0, 3],
+    ["/a", "/a", 1, 3],
+  ],
+  "two nodes that are each other's parent": [
+    ["/w", "/root", 0, 1, FRAME],
+    ["/a", "/w", 0, 2],
+    ["/b", "/a", 0, 2],
+    ["/a", "/b", 0, 2],
+  ],
+  "the window under its own child": [
+    ["/w", "/root", 0, 1, FRAME],
+    ["/a", "/w", 0, 1],
+    ["/w", "/a", 0, 1, FRAME],
+  ],
+  "a node under two parents": [
+    ["/w", "/root", 0, 2, FRAME],
+    ["/a", "/w", 0, 1],
+    ["/b", "/w", 1, 1],
+    ["/c", "/a", 0, 0],
+    ["/c", "/b", 0, 0],
+  ],
+};
+
+for (const [name, rows] of Object.entries(CYCLES)) {
+  Deno.test(`skeleton: ${name} reads as a tree with every node once`, async () => {
+    const { client, calls } = fakeClient(rows);
+    const root = { bus: BUS, path: "/w" };
+    const skeleton = await readSkeleton(client, root, LIMITS, 20_000);
+    const missing = unexposed(skeleton, root, 20_000);
+    assert.equal(new Set(missing.map((r) => r.path)).size, missing.length, "asked once each");
+    assert.ok(missing.length <= skeleton.size);
+    // 64 rounds of (GetChildren per node + GetItems) at most, never thousands of calls.
+    assert.ok(calls() <= 1 + 64 * (skeleton.size + 1), `calls: ${calls()}`);
+    const tree = await buildTree(client, skeleton, "/w", 5_000, LIMITS);
+    assert.ok(tree);
+    const handles = flatten(tree.root).map((n) => n.handle);
+    assert.equal(new Set(handles).size, handles.length, `duplicates in ${handles}`);
+    assert.equal(tree.nodes, handles.length);
+    assert.ok(tree.nodes <= skeleton.size);
+    assert.equal(tree.truncated, false);
+  });
+}
+
+Deno.test("skeleton: random parent links, cycles included, always give a bounded tree", async () => {
+  let s = 7;
+  const next = (n: number) => {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    return s % n;
+  };
+  for (let round = 0; round < 200; round++) {
+    const n = 2 + next(40);
+    const rows: Row[] = [["/w", "/root", 0, 1, FRAME]];
+    for (let i = 0; i < n; i++) rows.push([`/n${i}`, next(4) === 0 ? "/w" : `/n${next(n)}`, i, 3]);
+    // Some nodes listed twice, under another parent.
+    for (let i = 0; i < 3; i++) rows.push([`/n${next(n)}`, `/n${next(n)}`, 0, 3]);
+    const skeleton = await skeletonOf(rows);
+    const root = { bus: BUS, path: "/w" };
+    const missing = unexposed(skeleton, root, 20_000);
+    assert.equal(new Set(missing.map((r) => r.path)).size, missing.length);
+    const max = 1 + next(n + 2);
+    const tree = await buildTree(fakeClient(rows).client, skeleton, "/w", max, LIMITS);
+    const handles = flatten(tree!.root).map((h) => h.handle);
+    assert.equal(new Set(handles).size, handles.length, `round ${round}`);
+    assert.ok(handles.length <= max && handles.length <= skeleton.size, `round ${round}`);
+  }
+});
+
+Deno.test("skeleton: a very deep chain builds without recursion, in document order", async () => {
+  const depth = 30_000;
+  const rows: Row[] = [["/w", "/root", 0, 1, FRAME]];
+  for (let i = 0; i < depth; i++) rows.push([`/n${i}`, i === 0 ? "/w" : `/n${i - 1}`, 0, 1]);
+  rows.push([`/m`, "/w", 1, 0]);
+  const skeleton = await skeletonOf(rows);
+  const tree = await buildTree(fakeClient(rows).client, skeleton, "/w", 50_000, LIMITS);
+  const order = flatten(tree!.root).map((n) => n.handle.split("|")[1]);
+  assert.equal(order.length, depth + 2);
+  assert.deepEqual(order.slice(0, 3), ["/w", "/n0", "/n1"]);
+  assert.equal(order.at(-1), "/m");
+  assert.equal(tree!.root.children.length, 2);
+});
+
+Deno.test("skeleton: the budget cuts a tree in document order and says so", async () => {
+  const rows: Row[] = [
+    ["/w", "/root", 0, 2, FRAME],
+    ["/a", "/w", 0, 1],
+    ["/a1", "/a", 0, 0],
+    ["/b", "/w", 1, 0],
+  ];
+  const skeleton = await skeletonOf(rows);
+  const tree = await buildTree(fakeClient(rows).client, skeleton, "/w", 3, LIMITS);
+  assert.deepEqual(flatten(tree!.root).map((n) => n.handle.split("|")[1]), ["/w", "/a", "/a1"]);
+  assert.equal(tree!.truncated, true);
+  const all = await buildTree(fakeClient(rows).client, skeleton, "/w", 4, LIMITS);
+  assert.equal(all!.truncated, false);
+  assert.equal(all!.nodes, 4);
+});
