@@ -9,8 +9,6 @@ import { type EngineEntry, ENGINES, loadEngines } from "../engines/registry.ts";
 import type { DriverConfig } from "./config.ts";
 import type { DriverPaths } from "../util/paths.ts";
 import { DriverCore } from "./core.ts";
-import { EventHub } from "./events.ts";
-import { WindowStore } from "./windows.ts";
 import { hello, listApps } from "./ops/meta.ts";
 import { readUi } from "./ops/read.ts";
 import { act, runBatch } from "./ops/act.ts";
@@ -41,13 +39,8 @@ export class Driver {
   static async start(options: DriverOptions): Promise<Driver> {
     const loaded = await loadEngines(options.engines ?? ENGINES);
     const cfg = options.config;
-    const core = new DriverCore(
-      loaded,
-      cfg,
-      new WindowStore(cfg.watch_limit, cfg.versions),
-      new EventHub(),
-    );
-    if (loaded.some((l) => l.availability.available)) await core.subscribe();
+    const core = new DriverCore(loaded, cfg);
+    if (loaded.some((l) => l.availability.available)) await core.live.start();
     return new Driver(core);
   }
 
@@ -83,6 +76,7 @@ export class Driver {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.#core.live.close();
     await Promise.allSettled(this.#core.loaded.map((l) => l.engine?.close()));
   }
 }

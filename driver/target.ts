@@ -6,7 +6,7 @@
  */
 import type { AppInfo, Engine } from "../engines/engine.ts";
 import { DriverError } from "../protocol/errors.ts";
-import type { Origin } from "./windows.ts";
+import type { Origin } from "../live/windows.ts";
 
 /** A window to read, and where it lives. */
 export interface Target extends Omit<Origin, "engine"> {

@@ -70,6 +70,8 @@ export interface ReadBudget {
   maxElements: number;
   /** Aborts when the caller's deadline passes. */
   signal: AbortSignal;
+  /** Per-call timeout for this read (watched apps get a short one so a hung app answers fast). */
+  callTimeoutMs?: number;
 }
 
 /** A window's tree and what reading it cost. */

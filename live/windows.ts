@@ -1,6 +1,7 @@
 /**
- * The windows the driver has read: each window's element map, the app it belongs to, and
- * when it was last used. Bounded: past the limit the least recently used is dropped.
+ * The watched windows: each window's element map, the app it belongs to, when it was last
+ * used and what the live map knows of its freshness. Bounded: past the limit the least
+ * recently used is dropped (design document: at most 8 watched).
  *
  * @module
  */
@@ -28,6 +29,16 @@ export interface Watched {
   seen: number;
   /** When the map was last read from the app, `performance.now()`. */
   readAt: number;
+  /** Last time the map was known to match the app: a read or a passing probe. */
+  verifiedAt: number;
+  /** Something happened that the map does not show yet: the next read walks. */
+  dirty: boolean;
+  /** Why the window is read on a timer instead of trusted between notifications. */
+  degraded: string | undefined;
+  /** What the last probe saw, to compare with the next one. */
+  probe: { childCount: number; focused: string | null; seen: number } | undefined;
+  /** Probes that caught a change no notification announced. */
+  misses: number;
 }
 
 /** Where a window's read came from. */
@@ -92,7 +103,9 @@ export class WindowStore {
       changed = w.map.update(snapshot, origin.engine).changed;
       w.truncated = tree.truncated;
       w.seen = seen;
-      w.readAt = performance.now();
+      w.readAt = w.verifiedAt = performance.now();
+      w.dirty = false;
+      w.probe = undefined;
     } else {
       w = {
         window,
@@ -104,12 +117,22 @@ export class WindowStore {
         truncated: tree.truncated,
         seen,
         readAt: performance.now(),
+        verifiedAt: performance.now(),
+        dirty: false,
+        degraded: undefined,
+        probe: undefined,
+        misses: 0,
       };
       this.#windows.set(window, w);
       this.#evict();
     }
     this.#touch(w);
     return { watched: w, changed };
+  }
+
+  /** Every watched window, least recently used first. */
+  all(): Watched[] {
+    return [...this.#windows.values()];
   }
 
   /** Drops a window (closed, or its app quit). */

@@ -10,7 +10,7 @@ import { DriverError, toRpcError } from "../../protocol/errors.ts";
 import type { HandlerResultOf, ParamsOf } from "../../protocol/ops.ts";
 import type { CallContext } from "../../rpc/dispatcher.ts";
 import type { DriverCore } from "../core.ts";
-import type { Watched } from "../windows.ts";
+import type { Watched } from "../../live/windows.ts";
 import { pixelInputOf, type PixelStep } from "./input.ts";
 
 type Settled = "quiet" | "no_reaction" | "timeout";
@@ -31,7 +31,7 @@ async function syncAndCheck(
   version: number,
   signal: AbortSignal,
 ) {
-  const { watched } = await core.current(core.windows.get(window), signal);
+  const { watched } = await core.live.current(core.live.windows.get(window), signal);
   checkVersion(watched.map, version);
   return watched;
 }
@@ -45,7 +45,7 @@ async function runStep(
   signal: AbortSignal,
 ): Promise<StepOutcome> {
   const engine = core.engine();
-  const before = core.events.count(w.app);
+  const before = core.live.events.count(w.app);
   let via: "action" | "pixel" = "pixel";
   if ("input" in step) {
     await engine.input(pixelInputOf(step.input), signal);
@@ -54,7 +54,7 @@ async function runStep(
     via = (await engine.act(w.window, node, step.action, step.value, signal)).via;
   }
   const t0 = performance.now();
-  const settled = await core.events.settle(
+  const settled = await core.live.events.settle(
     w.app,
     before,
     core.config.settle_quiet_ms,
@@ -62,8 +62,8 @@ async function runStep(
     signal,
   );
   const settleMs = Math.round((performance.now() - t0) * 10) / 10;
-  const reacted = core.events.count(w.app) > before;
-  const watched = await core.refresh(w, undefined, signal);
+  const reacted = core.live.events.count(w.app) > before;
+  const watched = await core.live.refresh(w, undefined, signal);
   return { via, settled, settleMs, reacted, watched };
 }
 

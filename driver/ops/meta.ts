@@ -25,7 +25,7 @@ export function hello(core: DriverCore): HandlerResultOf<"hello"> {
       ops: [...l.entry.ops],
     })),
     ops: [...OP_NAMES],
-    live: { watched: core.windows.size, limit: core.config.watch_limit },
+    live: { watched: core.live.windows.size, limit: core.config.watch_limit },
     engine: available?.entry.name ?? "none",
   };
 }

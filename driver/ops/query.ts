@@ -31,7 +31,7 @@ export async function find(
   p: ParamsOf<"find">,
   ctx: CallContext,
 ): Promise<HandlerResultOf<"find">> {
-  const { watched } = await core.current(core.windows.get(p.window), ctx.signal);
+  const { watched } = await core.live.current(core.live.windows.get(p.window), ctx.signal);
   const map = watched.map;
   return {
     elements: map.elements.filter((e) => matches(e, p.query)),
@@ -66,9 +66,9 @@ export async function verify(
     });
   }
   const until = performance.now() + (p.timeout_ms ?? 0);
-  let w = core.windows.get(p.window);
+  let w = core.live.windows.get(p.window);
   while (true) {
-    w = (await core.current(w, ctx.signal)).watched;
+    w = (await core.live.current(w, ctx.signal)).watched;
     const map = w.map;
     const el = p.id !== undefined ? map.get(p.id) : map.elements.find((e) => matches(e, p.query!));
     const ok = meets(el, p.expect);
@@ -77,6 +77,6 @@ export async function verify(
       return { ok, actual: el ?? null, version: map.version, engine: map.engine };
     }
     // Wake on the app's next notification; without one, look again after the probe period.
-    await core.events.next(w.app, Math.min(left, core.config.probe_ms), ctx.signal);
+    await core.live.events.next(w.app, Math.min(left, core.config.probe_ms), ctx.signal);
   }
 }

@@ -9,6 +9,20 @@ import type { CallContext } from "../../rpc/dispatcher.ts";
 import type { DriverCore } from "../core.ts";
 import { resolveTarget } from "../target.ts";
 import type { Element } from "../../protocol/element.ts";
+import type { Watched } from "../../live/windows.ts";
+import { DriverError } from "../../protocol/errors.ts";
+
+/**
+ * A watched window of the app named (or with the pid) given, so a read of a known app
+ * needs no listing of every app: a hung app elsewhere then cannot slow it down.
+ */
+function watchedApp(core: DriverCore, app: string | number | undefined): Watched | undefined {
+  if (app === undefined) return undefined;
+  const all = core.live.windows.all().reverse(); // most recently used first
+  return typeof app === "number"
+    ? all.find((w) => w.pid === app)
+    : all.find((w) => w.appName.toLowerCase() === app.toLowerCase());
+}
 
 /** Serves `read_ui`. */
 export async function readUi(
@@ -17,14 +31,29 @@ export async function readUi(
   ctx: CallContext,
 ): Promise<HandlerResultOf<"read_ui">> {
   const engine = core.engine();
-  const known = p.window !== undefined ? core.windows.peek(p.window) : undefined;
+  const known = p.window !== undefined ? core.live.windows.peek(p.window) : watchedApp(core, p.app);
   const target = known
     ? { window: known.window, app: known.app, appName: known.appName, pid: known.pid }
     : await resolveTarget(engine, p, ctx.signal);
   const fresh = known && !p.fresh && p.max_elements === undefined ? known : undefined;
-  const { watched: w, cached } = fresh
-    ? await core.current(fresh, ctx.signal)
-    : { watched: await core.refresh(target, p.max_elements, ctx.signal), cached: false };
+  const read = () =>
+    fresh
+      ? core.live.current(fresh, ctx.signal)
+      : core.live.refresh(target, p.max_elements, ctx.signal).then((w) => ({
+        watched: w,
+        cached: false,
+      }));
+  const { watched: w, cached } = await read().catch(async (err) => {
+    // The app's remembered window closed: look the app up again, it may have another.
+    if (
+      p.window === undefined && known && err instanceof DriverError &&
+      err.code === "window_not_found"
+    ) {
+      const t = await resolveTarget(engine, p, ctx.signal);
+      return { watched: await core.live.refresh(t, p.max_elements, ctx.signal), cached: false };
+    }
+    throw err;
+  });
   const map = w.map;
   let body: Partial<HandlerResultOf<"read_ui">>;
   const withCrops = async (els: readonly Element[]): Promise<Element[]> =>
@@ -49,7 +78,7 @@ export async function readUi(
     ...body,
     ...(w.truncated ? { truncated: true } : {}),
     cached,
-    live: core.liveState(),
+    live: core.live.state(w),
     source: "tree",
     ...(empty ? { degraded: true, degraded_reason: "empty_tree" } : {}),
     engine: map.engine,

@@ -114,7 +114,7 @@ export class AtspiEngine implements Engine {
     const started = performance.now();
     const client = await this.#connect();
     const { ref } = await this.window(window, budget.signal);
-    const limits = this.#limits(budget.signal);
+    const limits = { timeoutMs: budget.callTimeoutMs ?? this.#timeoutMs, signal: budget.signal };
     const skeleton = await readSkeleton(client, ref, limits, budget.maxElements * 4);
     const tree = await buildTree(client, skeleton, ref.path, budget.maxElements, limits);
     if (!tree) {

@@ -1,0 +1,235 @@
+/**
+ * The live element map (design document, "Live element map"): keeps each watched
+ * window's map as fresh as the app's notifications say, so re-reads cost no
+ * accessibility call and no read answers older than the last notification.
+ *
+ * - A notification marks its app's windows changed and, for windows a caller read in the
+ *   last `active_ms`, wakes a background patch at most every `patch_interval_ms`.
+ * - A clean window is answered from memory (`cached: true`).
+ * - A staleness probe (window child count and state, two calls) runs every `probe_ms`
+ *   per active window; a change no notification announced marks the window dirty, and
+ *   twice sends it to degraded: then its map is reused for at most `degraded_reuse_ms`.
+ * - Windows unused for `unwatch_ms` are dropped; at most `watch_limit` are kept (LRU).
+ *
+ * It knows the engine interface and the map, nothing of RPC or of any OS.
+ *
+ * @module
+ */
+import type { Engine, EngineEvent } from "../engines/engine.ts";
+import { DriverError } from "../protocol/errors.ts";
+import type { DriverConfig } from "../driver/config.ts";
+import { log } from "../util/log.ts";
+import { EventHub } from "./events.ts";
+import { type Origin, type Watched, WindowStore } from "./windows.ts";
+
+/** Live-map state as answers report it. */
+export interface LiveReport {
+  /** `live` when notifications keep the map fresh, else `degraded`. */
+  state: "live" | "degraded";
+  /** Why degraded. */
+  reason?: string;
+}
+
+/** A window to read and where it lives. */
+export type Target = Omit<Origin, "engine"> & { window: string };
+
+/** Serialises walks of one window; the driver passes its window locks here. */
+export type WalkGate = <T>(
+  window: string,
+  walk: () => Promise<T>,
+  signal: AbortSignal,
+) => Promise<T>;
+
+const direct: WalkGate = (_w, walk) => walk();
+
+/** The live map over one engine. */
+export class LiveMap {
+  /** Watched windows. */
+  readonly windows: WindowStore;
+  /** Per-app notification counters. */
+  readonly events: EventHub = new EventHub();
+  readonly #engine: () => Engine;
+  readonly #cfg: DriverConfig;
+  readonly #timers: ReturnType<typeof setInterval>[] = [];
+  readonly #patching = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #lastPatch = new Map<string, number>();
+  #gate: WalkGate = direct;
+  #unsubscribe: (() => Promise<void>) | undefined;
+  #subscribeError: string | undefined;
+  #closed = false;
+
+  /** Watches windows read through `engine()` with the tunables in `config`. */
+  constructor(engine: () => Engine, config: DriverConfig) {
+    this.#engine = engine;
+    this.#cfg = config;
+    this.windows = new WindowStore(config.watch_limit, config.versions);
+  }
+
+  /** Routes every walk through `gate` (one walk per window at a time). */
+  setWalkGate(gate: WalkGate): void {
+    this.#gate = gate;
+  }
+
+  /** Subscribes to the engine's notifications and starts the probe and sweeper. */
+  async start(): Promise<void> {
+    try {
+      this.#unsubscribe = await this.#engine().subscribe(this.#onEvent);
+    } catch (err) {
+      this.#subscribeError = `no_notifications: ${err instanceof Error ? err.message : err}`;
+      log("warn", "notifications unavailable; every window is degraded", {
+        error: this.#subscribeError,
+      });
+    }
+    const every = (ms: number, fn: () => void) => {
+      const t = setInterval(fn, ms);
+      Deno.unrefTimer(t); // Timers must never keep a stopping driver alive.
+      this.#timers.push(t);
+    };
+    every(Math.max(50, this.#cfg.probe_ms), () => void this.#probeAll());
+    every(Math.max(1_000, Math.min(30_000, this.#cfg.unwatch_ms / 4)), () => this.#sweep());
+  }
+
+  readonly #onEvent = (e: EngineEvent): void => {
+    this.events.onEvent(e);
+    const now = performance.now();
+    for (const w of this.windows.all()) {
+      if (w.app !== e.app || now - w.used > this.#cfg.active_ms) continue;
+      this.#schedulePatch(w);
+    }
+  };
+
+  #schedulePatch(w: Watched): void {
+    if (this.#closed || this.#patching.has(w.window)) return;
+    const since = performance.now() - (this.#lastPatch.get(w.window) ?? -Infinity);
+    const wait = Math.max(0, this.#cfg.patch_interval_ms - since);
+    const t = setTimeout(() => {
+      this.#patching.delete(w.window);
+      this.#lastPatch.set(w.window, performance.now());
+      if (this.isFresh(w) || this.windows.peek(w.window) !== w) return;
+      const signal = AbortSignal.timeout(this.#cfg.request_timeout_ms);
+      this.refresh(w, undefined, signal).catch((err) =>
+        log("debug", "background patch failed", { window: w.window, error: String(err) })
+      );
+    }, wait);
+    Deno.unrefTimer(t);
+    this.#patching.set(w.window, t);
+  }
+
+  /** Live state of a window for answers. */
+  state(w: Watched | undefined): LiveReport {
+    if (this.#subscribeError) return { state: "degraded", reason: this.#subscribeError };
+    if (w?.degraded) return { state: "degraded", reason: w.degraded };
+    return { state: "live" };
+  }
+
+  /** Does the map of `w` match the app, as far as notifications and the probe tell? */
+  isFresh(w: Watched): boolean {
+    const age = performance.now() - w.readAt;
+    if (this.#subscribeError || w.degraded) return age < this.#cfg.degraded_reuse_ms;
+    if (w.dirty || this.events.count(w.app) !== w.seen) return false;
+    // Without a recent read or passing probe (an idle window is not probed), read again.
+    return performance.now() - w.verifiedAt < this.#cfg.probe_ms * 1.5;
+  }
+
+  /** The window's map brought up to date: from memory when fresh, else read again. */
+  async current(w: Watched, signal: AbortSignal): Promise<{ watched: Watched; cached: boolean }> {
+    if (this.isFresh(w)) {
+      this.windows.get(w.window); // touch: used now
+      return { watched: w, cached: true };
+    }
+    return { watched: await this.refresh(w, undefined, signal), cached: false };
+  }
+
+  /** Reads `target` again (one walk per window at a time) and folds it into its map. */
+  async refresh(
+    target: Target,
+    maxElements: number | undefined,
+    signal: AbortSignal,
+  ): Promise<Watched> {
+    const engine = this.#engine();
+    const known = this.windows.peek(target.window);
+    return await this.#gate(target.window, async () => {
+      // A walk that finished while this one waited already holds what the app shows.
+      const again = this.windows.peek(target.window);
+      if (again && again !== known && again.readAt > performance.now() - this.#cfg.walk_reuse_ms) {
+        return again;
+      }
+      // Counted before the walk: a notification during it makes the next read walk again.
+      const seen = this.events.count(target.app);
+      try {
+        const tree = await engine.readWindow(target.window, {
+          maxElements: maxElements ?? this.#cfg.max_elements,
+          signal,
+          callTimeoutMs: known ? this.#cfg.app_timeout_ms : this.#cfg.default_app_timeout_ms,
+        });
+        return this.windows.record(target.window, { ...target, engine: engine.name }, tree, seen)
+          .watched;
+      } catch (err) {
+        this.#forgetIfGone(target, err);
+        throw err;
+      }
+    }, signal);
+  }
+
+  #forgetIfGone(target: Target, err: unknown): void {
+    if (!(err instanceof DriverError)) return;
+    if (err.code === "app_not_running") {
+      this.windows.dropApp(target.app);
+      this.events.drop(target.app);
+    } else if (err.code === "window_not_found") {
+      this.windows.drop(target.window);
+    }
+  }
+
+  /** The staleness probe: two cheap calls per active window. */
+  async #probeAll(): Promise<void> {
+    const now = performance.now();
+    const engine = this.#engine();
+    await Promise.all(
+      this.windows.all().map(async (w) => {
+        if (now - w.used > this.#cfg.active_ms || w.degraded || w.dirty) return;
+        const signal = AbortSignal.timeout(this.#cfg.app_timeout_ms);
+        try {
+          const seen = this.events.count(w.app);
+          const [childCount, focused] = await Promise.all([
+            engine.childCount(w.window, signal),
+            engine.focusedHandle(w.window, signal),
+          ]);
+          const before = w.probe;
+          w.probe = { childCount, focused, seen };
+          const silent = before && before.seen === seen && seen === w.seen;
+          if (silent && (before.childCount !== childCount || before.focused !== focused)) {
+            w.dirty = true;
+            w.misses++;
+            if (w.misses >= 2) w.degraded = "probe_caught_unannounced_changes";
+            log("info", "probe caught a change no notification announced", {
+              window: w.window,
+              misses: w.misses,
+            });
+          } else if (!w.dirty) {
+            w.verifiedAt = performance.now();
+          }
+        } catch (err) {
+          this.#forgetIfGone(w, err);
+        }
+      }),
+    );
+  }
+
+  /** Drops windows nobody used for `unwatch_ms`. */
+  #sweep(): void {
+    const now = performance.now();
+    for (const w of this.windows.all()) {
+      if (now - w.used > this.#cfg.unwatch_ms) this.windows.drop(w.window);
+    }
+  }
+
+  /** Stops timers and notifications; idempotent. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const t of this.#timers) clearInterval(t);
+    for (const t of this.#patching.values()) clearTimeout(t);
+    await this.#unsubscribe?.().catch(() => {});
+  }
+}
