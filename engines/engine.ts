@@ -164,6 +164,16 @@ export interface Engine {
   capture(window: string | undefined, signal: AbortSignal): Promise<Capture>;
   /** Starts delivering change notifications; returns the unsubscribe function. */
   subscribe(listener: (event: EngineEvent) => void): Promise<() => Promise<void>>;
+  /** Accessibility calls and window walks so far (tests and `hello` count them). */
+  stats(): EngineStats;
   /** Releases every native resource; idempotent. */
   close(): Promise<void>;
+}
+
+/** Work an engine has done since it started. */
+export interface EngineStats {
+  /** Calls into the accessibility API. */
+  calls: number;
+  /** Full reads of a window. */
+  walks: number;
 }

@@ -33,7 +33,12 @@ export const HelloResult = z.strictObject({
   pid: z.number().int(),
   engines: z.array(EngineReport),
   ops: z.array(z.string()),
-  live: z.strictObject({ watched: z.number().int(), limit: z.number().int() }),
+  live: z.strictObject({
+    watched: z.number().int(),
+    limit: z.number().int(),
+    calls: z.number().int().optional(),
+    walks: z.number().int().optional(),
+  }),
   router: z.record(z.string(), z.unknown()).optional(),
   ...Common,
 });

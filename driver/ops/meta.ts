@@ -25,7 +25,11 @@ export function hello(core: DriverCore): HandlerResultOf<"hello"> {
       ops: [...l.entry.ops],
     })),
     ops: [...OP_NAMES],
-    live: { watched: core.live.windows.size, limit: core.config.watch_limit },
+    live: {
+      watched: core.live.windows.size,
+      limit: core.config.watch_limit,
+      ...(available?.engine ? available.engine.stats() : {}),
+    },
     engine: available?.entry.name ?? "none",
   };
 }

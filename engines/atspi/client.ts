@@ -85,6 +85,8 @@ export interface CallLimits {
 /** Typed AT-SPI calls on one accessibility-bus connection. */
 export class AtspiClient {
   readonly #bus: DBusConnection;
+  /** Calls made so far. */
+  calls = 0;
 
   /** Uses `bus`, which the caller owns. */
   constructor(bus: DBusConnection) {
@@ -100,6 +102,7 @@ export class AtspiClient {
     signature?: string,
     body?: unknown[],
   ): Promise<unknown[]> {
+    this.calls++;
     try {
       return await this.#bus.call({
         destination: ref.bus,
@@ -134,6 +137,7 @@ export class AtspiClient {
 
   /** Process id of the connection that owns `bus` (asked of the bus daemon). */
   async pid(bus: string, limits: CallLimits): Promise<number> {
+    this.calls++;
     try {
       const [pid] = await this.#bus.call({
         destination: "org.freedesktop.DBus",

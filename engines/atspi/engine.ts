@@ -14,6 +14,7 @@ import type {
   Capture,
   Engine,
   EngineEvent,
+  EngineStats,
   PixelInput,
   RawNode,
   ReadBudget,
@@ -49,6 +50,7 @@ export class AtspiEngine implements Engine {
   #x11: X11Display | undefined;
   #connecting: Promise<AtspiClient> | undefined;
   #closed = false;
+  #walks = 0;
 
   /** Nothing connects until the first call. */
   constructor(options: AtspiOptions = {}) {
@@ -112,6 +114,7 @@ export class AtspiEngine implements Engine {
 
   async readWindow(window: string, budget: ReadBudget): Promise<WindowTree> {
     const started = performance.now();
+    this.#walks++;
     const client = await this.#connect();
     const { ref } = await this.window(window, budget.signal);
     const limits = { timeoutMs: budget.callTimeoutMs ?? this.#timeoutMs, signal: budget.signal };
@@ -195,6 +198,10 @@ export class AtspiEngine implements Engine {
   async subscribe(listener: (event: EngineEvent) => void): Promise<() => Promise<void>> {
     await this.#connect();
     return await subscribeEvents(this.#bus!, listener);
+  }
+
+  stats(): EngineStats {
+    return { calls: this.#client?.calls ?? 0, walks: this.#walks };
   }
 
   async close(): Promise<void> {

@@ -103,6 +103,18 @@ export const calculator = (): Promise<App> => startApp("gnome-calculator", [], "
 /** mousepad (GTK 3) on a new empty document. */
 export const mousepad = (): Promise<App> => startApp("mousepad", ["--disable-server"], "Mousepad");
 
+/** gtk3-widget-factory (GTK 3, a large window). */
+export const widgetFactory = (): Promise<App> =>
+  startApp("gtk3-widget-factory", [], "gtk3-widget-factory");
+
+/** Clicks screen point x, y with xdotool: input from outside the driver. */
+export async function xdotoolClick(x: number, y: number): Promise<void> {
+  const out = await new Deno.Command("xdotool", {
+    args: ["mousemove", String(Math.round(x)), String(Math.round(y)), "click", "1"],
+  }).output();
+  if (!out.success) throw new Error("xdotool click failed");
+}
+
 /** Chromium on a local page, with its accessibility tree on. */
 export async function chromium(page: string, title: string): Promise<App> {
   const profile = await Deno.makeTempDir({ prefix: "allternit-chromium-" });

@@ -17,9 +17,17 @@ export interface Session {
   close(): Promise<void>;
 }
 
-/** Starts `serve` and connects to it. */
-export async function session(env: Record<string, string> = {}): Promise<Session> {
-  const proc = await startDriver(["serve"], { env });
+/** Starts `serve` (with `config.jsonc` contents when given) and connects to it. */
+export async function session(
+  env: Record<string, string> = {},
+  config?: Record<string, unknown>,
+): Promise<Session> {
+  const dataDir = await Deno.makeTempDir({ prefix: "allternit-test-" });
+  if (config) {
+    await Deno.mkdir(`${dataDir}/computer-use/driver`, { recursive: true });
+    await Deno.writeTextFile(`${dataDir}/computer-use/driver/config.jsonc`, JSON.stringify(config));
+  }
+  const proc = await startDriver(["serve"], { env, dataDir });
   const client = await DriverClient.connect({ socket: proc.ready.socket! });
   return {
     proc,
@@ -29,6 +37,11 @@ export async function session(env: Record<string, string> = {}): Promise<Session
       await proc.stop();
     },
   };
+}
+
+/** The centre of an element, in screen points. */
+export function centre(e: Element): { x: number; y: number } {
+  return { x: e.bounds.x + e.bounds.w / 2, y: e.bounds.y + e.bounds.h / 2 };
 }
 
 /** The element whose role is `role` and whose name or label child reads `label`. */
