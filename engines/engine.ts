@@ -32,6 +32,14 @@ export interface RawNode {
   children: RawNode[];
 }
 
+/** One node a patch reads again. */
+export interface NodeRequest {
+  /** The node's handle. */
+  handle: string;
+  /** Read its children again too (a structural change was announced on it). */
+  subtree: boolean;
+}
+
 /** Whether an engine can serve on this machine, and why not. */
 export interface Availability {
   /** True when the engine can serve structured calls. */
@@ -122,10 +130,12 @@ export interface EngineEvent {
   window?: string;
   /** Engine-stable app id (as in {@link AppInfo.app}). */
   app: string;
-  /** What changed, coarse enough to compare across engines. */
-  kind: "structure" | "property" | "state" | "text" | "bounds" | "window" | "focus";
+  /** What changed, coarse enough to compare across engines; `gone`: the app quit. */
+  kind: "structure" | "property" | "state" | "text" | "bounds" | "window" | "focus" | "gone";
   /** The node named by the notification, when there is one. */
   handle?: string;
+  /** The toolkit's detail (AT-SPI: the state name of a state change, e.g. `showing`). */
+  detail?: string;
 }
 
 /** The engine contract. */
@@ -140,10 +150,14 @@ export interface Engine {
   listApps(signal: AbortSignal): Promise<AppInfo[]>;
   /** Walks one window's tree. */
   readWindow(window: string, budget: ReadBudget): Promise<WindowTree>;
-  /** Re-reads named nodes with their children (patching); `null` for a node that is gone. */
+  /**
+   * Re-reads named nodes for a patch: each node's own attributes, and with `subtree` its
+   * children too. Without `subtree` the answer's `children` is empty and means nothing.
+   * `null` for a node that is gone.
+   */
   readNodes(
     window: string,
-    handles: readonly string[],
+    requests: readonly NodeRequest[],
     budget: ReadBudget,
   ): Promise<Map<string, RawNode | null>>;
   /** Child count of the window node (staleness probe, first call). */

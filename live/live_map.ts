@@ -3,11 +3,15 @@
  * window's map as fresh as the app's notifications say, so re-reads cost no
  * accessibility call and no read answers older than the last notification.
  *
- * - A notification marks its app's windows changed and, for windows a caller read in the
- *   last `active_ms`, wakes a background patch at most every `patch_interval_ms`.
+ * - A notification about a node of a watched window queues that node; a window-level
+ *   change, a focus move to an unknown element, or more than `burst_limit` structural
+ *   notifications queue a full read instead. For windows a caller read in the last
+ *   `active_ms`, a background patch runs at most every `patch_interval_ms`; other
+ *   windows are patched when read. A patch reads only the queued nodes (with their
+ *   children for structural changes) and rebuilds the map from the kept tree.
  * - A clean window is answered from memory (`cached: true`).
  * - A staleness probe (window child count and state, two calls) runs every `probe_ms`
- *   per active window; a change no notification announced marks the window dirty, and
+ *   per active window; a change no notification announced queues a full read, and
  *   twice sends it to degraded: then its map is reused for at most `degraded_reuse_ms`.
  * - Windows unused for `unwatch_ms` are dropped; at most `watch_limit` are kept (LRU).
  *
@@ -15,12 +19,13 @@
  *
  * @module
  */
-import type { Engine, EngineEvent } from "../engines/engine.ts";
+import type { Engine, EngineEvent, RawNode } from "../engines/engine.ts";
 import { DriverError } from "../protocol/errors.ts";
 import type { DriverConfig } from "../driver/config.ts";
 import { log } from "../util/log.ts";
 import { EventHub } from "./events.ts";
 import { type Origin, type Watched, WindowStore } from "./windows.ts";
+import { applyPatch } from "./patch.ts";
 
 /** Live-map state as answers report it. */
 export interface LiveReport {
@@ -90,13 +95,44 @@ export class LiveMap {
   }
 
   readonly #onEvent = (e: EngineEvent): void => {
+    if (e.kind === "gone") {
+      // The app quit: its maps describe nothing any more (a relaunch is a new watch).
+      this.windows.dropApp(e.app);
+      this.events.drop(e.app);
+      return;
+    }
     this.events.onEvent(e);
     const now = performance.now();
     for (const w of this.windows.all()) {
-      if (w.app !== e.app || now - w.used > this.#cfg.active_ms) continue;
-      this.#schedulePatch(w);
+      if (w.app !== e.app || !this.#route(w, e)) continue;
+      if (now - w.used <= this.#cfg.active_ms) this.#schedulePatch(w);
     }
   };
+
+  /** Queues what `e` means for window `w`; true when `w` needs reading again. */
+  #route(w: Watched, e: EngineEvent): boolean {
+    const h = e.handle;
+    if (e.kind === "window" || h === undefined) {
+      w.needsFull = true;
+      return true;
+    }
+    if (w.handles.has(h)) {
+      const structural = e.kind === "structure";
+      w.pending.set(h, (w.pending.get(h) ?? false) || structural);
+      if (structural && ++w.structural > this.#cfg.burst_limit) w.needsFull = true;
+      return true;
+    }
+    // A node the map does not hold: only focus landing on it, or it coming on screen,
+    // can change what the window shows (its parent announces new children itself).
+    if (
+      e.kind === "focus" ||
+      (e.kind === "state" && (e.detail === "showing" || e.detail === "visible"))
+    ) {
+      w.needsFull = true;
+      return true;
+    }
+    return false;
+  }
 
   #schedulePatch(w: Watched): void {
     if (this.#closed || this.#patching.has(w.window)) return;
@@ -126,7 +162,7 @@ export class LiveMap {
   isFresh(w: Watched): boolean {
     const age = performance.now() - w.readAt;
     if (this.#subscribeError || w.degraded) return age < this.#cfg.degraded_reuse_ms;
-    if (w.dirty || this.events.count(w.app) !== w.seen) return false;
+    if (w.needsFull || w.pending.size > 0) return false;
     // Without a recent read or passing probe (an idle window is not probed), read again.
     return performance.now() - w.verifiedAt < this.#cfg.probe_ms * 1.5;
   }
@@ -140,35 +176,86 @@ export class LiveMap {
     return { watched: await this.refresh(w, undefined, signal), cached: false };
   }
 
-  /** Reads `target` again (one walk per window at a time) and folds it into its map. */
+  /**
+   * Brings `target`'s map up to date (one read per window at a time): a patch of the
+   * queued nodes when that is enough, else a full read. `full` forces the full read.
+   */
   async refresh(
     target: Target,
     maxElements: number | undefined,
     signal: AbortSignal,
+    full = false,
   ): Promise<Watched> {
-    const engine = this.#engine();
-    const known = this.windows.peek(target.window);
+    const readAt = this.windows.peek(target.window)?.readAt;
     return await this.#gate(target.window, async () => {
-      // A walk that finished while this one waited already holds what the app shows.
-      const again = this.windows.peek(target.window);
-      if (again && again !== known && again.readAt > performance.now() - this.#cfg.walk_reuse_ms) {
-        return again;
-      }
-      // Counted before the walk: a notification during it makes the next read walk again.
-      const seen = this.events.count(target.app);
+      const w = this.windows.peek(target.window);
+      // A read that finished while this one waited already holds what the app shows.
+      if (w && readAt !== undefined && w.readAt > readAt && this.isFresh(w)) return w;
       try {
-        const tree = await engine.readWindow(target.window, {
-          maxElements: maxElements ?? this.#cfg.max_elements,
-          signal,
-          callTimeoutMs: known ? this.#cfg.app_timeout_ms : this.#cfg.default_app_timeout_ms,
-        });
-        return this.windows.record(target.window, { ...target, engine: engine.name }, tree, seen)
-          .watched;
+        if (!w || full || w.needsFull || maxElements !== undefined) {
+          return await this.#walk(target, w, maxElements, signal);
+        }
+        if (w.pending.size === 0) return w;
+        return await this.#patch(target, w, signal);
       } catch (err) {
         this.#forgetIfGone(target, err);
         throw err;
       }
     }, signal);
+  }
+
+  async #walk(
+    target: Target,
+    w: Watched | undefined,
+    max: number | undefined,
+    signal: AbortSignal,
+  ): Promise<Watched> {
+    const engine = this.#engine();
+    // Taken before the read: what arrives during it stays queued for the next one.
+    if (w) {
+      w.needsFull = false;
+      w.pending = new Map();
+      w.structural = 0;
+    }
+    const seen = this.events.count(target.app);
+    const tree = await engine.readWindow(target.window, {
+      maxElements: max ?? this.#cfg.max_elements,
+      signal,
+      callTimeoutMs: w ? this.#cfg.app_timeout_ms : this.#cfg.default_app_timeout_ms,
+    });
+    return this.windows.record(target.window, { ...target, engine: engine.name }, tree, seen)
+      .watched;
+  }
+
+  async #patch(target: Target, w: Watched, signal: AbortSignal): Promise<Watched> {
+    const engine = this.#engine();
+    const pending = w.pending;
+    w.pending = new Map();
+    w.structural = 0;
+    const seen = this.events.count(target.app);
+    const started = performance.now();
+    let reads: Map<string, RawNode | null>;
+    try {
+      reads = await engine.readNodes(
+        target.window,
+        [...pending].map(([handle, subtree]) => ({ handle, subtree })),
+        { maxElements: this.#cfg.max_elements, signal, callTimeoutMs: this.#cfg.app_timeout_ms },
+      );
+    } catch (err) {
+      // Still owed: put the queue back so the next read tries again.
+      for (const [h, s] of pending) w.pending.set(h, (w.pending.get(h) ?? false) || s);
+      throw err;
+    }
+    const patched = applyPatch(w.tree, reads, pending);
+    if (patched.windowGone) return await this.#walk(target, w, undefined, signal);
+    const tree = {
+      root: patched.root,
+      nodes: patched.nodes,
+      ms: performance.now() - started,
+      truncated: w.truncated,
+    };
+    return this.windows.record(target.window, { ...target, engine: engine.name }, tree, seen)
+      .watched;
   }
 
   #forgetIfGone(target: Target, err: unknown): void {
@@ -187,7 +274,7 @@ export class LiveMap {
     const engine = this.#engine();
     await Promise.all(
       this.windows.all().map(async (w) => {
-        if (now - w.used > this.#cfg.active_ms || w.degraded || w.dirty) return;
+        if (now - w.used > this.#cfg.active_ms || w.degraded || w.needsFull) return;
         const signal = AbortSignal.timeout(this.#cfg.app_timeout_ms);
         try {
           const seen = this.events.count(w.app);
@@ -199,14 +286,14 @@ export class LiveMap {
           w.probe = { childCount, focused, seen };
           const silent = before && before.seen === seen && seen === w.seen;
           if (silent && (before.childCount !== childCount || before.focused !== focused)) {
-            w.dirty = true;
+            w.needsFull = true;
             w.misses++;
             if (w.misses >= 2) w.degraded = "probe_caught_unannounced_changes";
             log("info", "probe caught a change no notification announced", {
               window: w.window,
               misses: w.misses,
             });
-          } else if (!w.dirty) {
+          } else if (!w.needsFull) {
             w.verifiedAt = performance.now();
           }
         } catch (err) {

@@ -6,7 +6,7 @@
  * @module
  */
 import { buildSnapshot, WindowMap } from "../map/mod.ts";
-import type { WindowTree } from "../engines/engine.ts";
+import type { RawNode, WindowTree } from "../engines/engine.ts";
 import { DriverError } from "../protocol/errors.ts";
 
 /** One watched window. */
@@ -31,14 +31,33 @@ export interface Watched {
   readAt: number;
   /** Last time the map was known to match the app: a read or a passing probe. */
   verifiedAt: number;
-  /** Something happened that the map does not show yet: the next read walks. */
-  dirty: boolean;
   /** Why the window is read on a timer instead of trusted between notifications. */
   degraded: string | undefined;
   /** What the last probe saw, to compare with the next one. */
   probe: { childCount: number; focused: string | null; seen: number } | undefined;
   /** Probes that caught a change no notification announced. */
   misses: number;
+  /** The engine's tree behind the current map, kept to apply patches to. */
+  tree: RawNode;
+  /** Engine handles of every node in `tree`: which notifications concern this window. */
+  handles: Set<string>;
+  /** Nodes announced changed since the last read (true: its children changed too). */
+  pending: Map<string, boolean>;
+  /** Structural notifications in the pending burst. */
+  structural: number;
+  /** Only a full read will do (first sight, window-level change, burst, probe miss). */
+  needsFull: boolean;
+}
+
+function handlesOf(root: RawNode): Set<string> {
+  const out = new Set<string>();
+  const stack = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    out.add(n.handle);
+    stack.push(...n.children);
+  }
+  return out;
 }
 
 /** Where a window's read came from. */
@@ -104,8 +123,9 @@ export class WindowStore {
       w.truncated = tree.truncated;
       w.seen = seen;
       w.readAt = w.verifiedAt = performance.now();
-      w.dirty = false;
       w.probe = undefined;
+      w.tree = tree.root;
+      w.handles = handlesOf(tree.root);
     } else {
       w = {
         window,
@@ -118,10 +138,14 @@ export class WindowStore {
         seen,
         readAt: performance.now(),
         verifiedAt: performance.now(),
-        dirty: false,
         degraded: undefined,
         probe: undefined,
         misses: 0,
+        tree: tree.root,
+        handles: handlesOf(tree.root),
+        pending: new Map(),
+        structural: 0,
+        needsFull: false,
       };
       this.#windows.set(window, w);
       this.#evict();

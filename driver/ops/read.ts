@@ -39,7 +39,7 @@ export async function readUi(
   const read = () =>
     fresh
       ? core.live.current(fresh, ctx.signal)
-      : core.live.refresh(target, p.max_elements, ctx.signal).then((w) => ({
+      : core.live.refresh(target, p.max_elements, ctx.signal, p.fresh === true).then((w) => ({
         watched: w,
         cached: false,
       }));

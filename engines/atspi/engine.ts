@@ -15,6 +15,7 @@ import type {
   Engine,
   EngineEvent,
   EngineStats,
+  NodeRequest,
   PixelInput,
   RawNode,
   ReadBudget,
@@ -26,7 +27,9 @@ import { listApps, type WindowEntry } from "./apps.ts";
 import { connectA11yBus } from "./bus.ts";
 import { AtspiClient, type CallLimits, handleOf, NULL_PATH, refOf } from "./client.ts";
 import { subscribeEvents } from "./events.ts";
-import { readSkeleton } from "./skeleton.ts";
+import { readSkeleton, skeletonByWalk, visibilityState } from "./skeleton.ts";
+import { STATE } from "./states.ts";
+import { mapLimit } from "../../util/pool.ts";
 import { buildTree } from "./tree.ts";
 import { ATSPI_OPS } from "./ops.ts";
 
@@ -51,6 +54,7 @@ export class AtspiEngine implements Engine {
   #connecting: Promise<AtspiClient> | undefined;
   #closed = false;
   #walks = 0;
+  readonly #shown = new Map<string, number>();
 
   /** Nothing connects until the first call. */
   constructor(options: AtspiOptions = {}) {
@@ -119,7 +123,9 @@ export class AtspiEngine implements Engine {
     const { ref } = await this.window(window, budget.signal);
     const limits = { timeoutMs: budget.callTimeoutMs ?? this.#timeoutMs, signal: budget.signal };
     const skeleton = await readSkeleton(client, ref, limits, budget.maxElements * 4);
-    const tree = await buildTree(client, skeleton, ref.path, budget.maxElements, limits);
+    const shown = visibilityState(skeleton, ref.path);
+    this.#shown.set(window, shown);
+    const tree = await buildTree(client, skeleton, ref.path, budget.maxElements, limits, shown);
     if (!tree) {
       this.#windows.delete(window);
       throw new DriverError("window_not_found", `Window "${window}" is gone`, { version: 0 });
@@ -129,20 +135,28 @@ export class AtspiEngine implements Engine {
 
   async readNodes(
     window: string,
-    handles: readonly string[],
+    requests: readonly NodeRequest[],
     budget: ReadBudget,
   ): Promise<Map<string, RawNode | null>> {
-    // Patching re-reads the window from the app's cache in one call, so a node-level
-    // read would save little; the live map diffs the result against its last version.
-    const tree = await this.readWindow(window, budget);
-    const byHandle = new Map<string, RawNode>();
-    const stack = [tree.root];
-    while (stack.length) {
-      const n = stack.pop()!;
-      byHandle.set(n.handle, n);
-      stack.push(...n.children);
-    }
-    return new Map(handles.map((h) => [h, byHandle.get(h) ?? null]));
+    const client = await this.#connect();
+    await this.window(window, budget.signal);
+    const limits = { timeoutMs: budget.callTimeoutMs ?? this.#timeoutMs, signal: budget.signal };
+    // The window's own visibility rule, learnt on its last full read (GTK 4: VISIBLE).
+    const shown = this.#shown.get(window) ?? STATE.SHOWING;
+    const out = new Map<string, RawNode | null>();
+    await mapLimit(requests, 16, async ({ handle, subtree }) => {
+      const ref = refOf(handle);
+      const max = subtree ? budget.maxElements : 1;
+      try {
+        const skeleton = await skeletonByWalk(client, ref, limits, max, shown);
+        const tree = await buildTree(client, skeleton, ref.path, max, limits, shown);
+        out.set(handle, tree?.root ?? null);
+      } catch (err) {
+        if (err instanceof DriverError && err.code === "element_not_found") out.set(handle, null);
+        else throw err;
+      }
+    });
+    return out;
   }
 
   async childCount(window: string, signal: AbortSignal): Promise<number> {

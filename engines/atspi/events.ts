@@ -24,9 +24,16 @@ export const EVENTS = [
   "focus:",
 ] as const;
 
-const MATCHES = ["Object", "Window", "Focus"].map((i) =>
-  `type='signal',interface='org.a11y.atspi.Event.${i}'`
-);
+/** An app is a connection to the a11y bus: its name losing its owner means it quit. */
+const NAME_LOST = "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus'," +
+  "member='NameOwnerChanged'";
+
+const MATCHES = [
+  ...["Object", "Window", "Focus"].map((i) =>
+    `type='signal',interface='org.a11y.atspi.Event.${i}'`
+  ),
+  NAME_LOST,
+];
 
 /** Maps one signal to an event, or `undefined` for signals the live map ignores. */
 export function eventOf(s: DBusSignal): EngineEvent | undefined {
@@ -42,7 +49,7 @@ export function eventOf(s: DBusSignal): EngineEvent | undefined {
     case "PropertyChange":
       return { app, kind: "property", handle };
     case "StateChanged":
-      return { app, kind: detail === "focused" ? "focus" : "state", handle };
+      return { app, kind: detail === "focused" ? "focus" : "state", handle, detail };
     case "TextChanged":
       return { app, kind: "text", handle };
     case "BoundsChanged":
@@ -68,6 +75,11 @@ export async function subscribeEvents(
     interface: "org.a11y.atspi.Registry",
   };
   const off = bus.onSignal((s) => {
+    if (s.interface === "org.freedesktop.DBus" && s.member === "NameOwnerChanged") {
+      const [name, , owner] = s.body as [string, string, string];
+      if (name.startsWith(":") && owner === "") listener({ app: name, kind: "gone" });
+      return;
+    }
     if (!s.interface.startsWith("org.a11y.atspi.Event.")) return;
     const e = eventOf(s);
     if (e) listener(e);

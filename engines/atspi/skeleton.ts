@@ -114,6 +114,7 @@ export async function skeletonByWalk(
   root: Ref,
   limits: CallLimits,
   max: number,
+  shown: number = STATE.SHOWING,
 ): Promise<Skeleton> {
   const nodes: Skeleton = new Map();
   let level: Ref[] = [root];
@@ -129,7 +130,7 @@ export async function skeletonByWalk(
           client.children(ref, limits),
         ]);
         const states = new StateSet(state[0] as number[]);
-        const showing = ref === root || states.has(STATE.SHOWING);
+        const showing = ref === root || states.has(shown);
         const kids = showing ? all.filter((k) => k.bus === ref.bus) : [];
         const node: SkeletonNode = {
           ref,

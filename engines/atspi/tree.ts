@@ -52,12 +52,12 @@ export async function buildTree(
   windowPath: string,
   max: number,
   limits: CallLimits,
+  shown: number = visibilityState(skeleton, windowPath),
 ): Promise<TreeResult | undefined> {
   const top = skeleton.get(windowPath);
   if (!top) return undefined;
   const kept: Kept[] = [];
   let truncated = false;
-  const shown = visibilityState(skeleton, windowPath);
   // Pre-order walk with an explicit stack (children pushed in reverse so they come out in
   // order). A cache caught mid-change can list a node under its own descendant or under
   // two parents: each path is kept once, at its first place in document order, so the

@@ -1,0 +1,88 @@
+/**
+ * Applying a patch: folds the nodes an engine read again into the window's last tree, so
+ * the map can be rebuilt without reading anything else (design document, "Patching").
+ *
+ * @module
+ */
+import type { RawNode } from "../engines/engine.ts";
+
+/** What a patch did to the tree. */
+export interface Patched {
+  /** The tree after the patch (a new root when the root itself was read with its subtree). */
+  root: RawNode;
+  /** Nodes in the tree after the patch. */
+  nodes: number;
+  /** The window node itself is gone: only a full read can tell what is there now. */
+  windowGone: boolean;
+  /** Handles that were read but are not in the tree (nothing to apply). */
+  unknown: string[];
+}
+
+interface Place {
+  node: RawNode;
+  parent: RawNode | undefined;
+}
+
+function index(root: RawNode): Map<string, Place> {
+  const out = new Map<string, Place>();
+  const stack: Place[] = [{ node: root, parent: undefined }];
+  while (stack.length) {
+    const p = stack.pop()!;
+    out.set(p.node.handle, p);
+    for (const c of p.node.children) stack.push({ node: c, parent: p.node });
+  }
+  return out;
+}
+
+/** Copies the node's own attributes, keeping its children. */
+function assign(into: RawNode, from: RawNode): void {
+  into.role = from.role;
+  into.name = from.name;
+  if (from.value === undefined) delete into.value;
+  else into.value = from.value;
+  into.bounds = from.bounds;
+  into.enabled = from.enabled;
+  into.focused = from.focused;
+  into.actions = from.actions;
+}
+
+/**
+ * Applies `reads` (handle → the node read again, or `null` when it is gone) to `root`,
+ * in place. `subtree` says which reads carry their children; the others replace only the
+ * node's own attributes. Attribute reads go first so a subtree read of an ancestor wins.
+ */
+export function applyPatch(
+  root: RawNode,
+  reads: ReadonlyMap<string, RawNode | null>,
+  subtree: ReadonlyMap<string, boolean>,
+): Patched {
+  const places = index(root);
+  const unknown: string[] = [];
+  let top = root;
+  const ordered = [...reads].sort(([a], [b]) => Number(subtree.get(a)) - Number(subtree.get(b)));
+  for (const [handle, read] of ordered) {
+    const place = places.get(handle);
+    if (!place) {
+      unknown.push(handle);
+      continue;
+    }
+    const { node, parent } = place;
+    if (read === null) {
+      if (!parent) return { root, nodes: 0, windowGone: true, unknown };
+      parent.children = parent.children.filter((c) => c !== node);
+    } else if (subtree.get(handle)) {
+      if (!parent) top = read;
+      else parent.children = parent.children.map((c) => (c === node ? read : c));
+    } else {
+      assign(node, read);
+    }
+  }
+  let nodes = 0;
+  const stack = [top];
+  while (stack.length) {
+    const n = stack.pop()!;
+    nodes++;
+    stack.push(...n.children);
+  }
+  return { root: top, nodes, windowGone: false, unknown };
+}

@@ -1,0 +1,56 @@
+import assert from "node:assert/strict";
+import type { RawNode } from "../engines/engine.ts";
+import { applyPatch } from "./patch.ts";
+
+function n(handle: string, children: RawNode[] = [], name = handle): RawNode {
+  return {
+    handle,
+    role: "AXGroup",
+    name,
+    bounds: { x: 0, y: 0, w: 10, h: 10 },
+    enabled: true,
+    focused: false,
+    actions: [],
+    children,
+  };
+}
+
+const tree = () => n("w", [n("a", [n("a1"), n("a2")]), n("b")]);
+const names = (r: RawNode): string[] => [r.name, ...r.children.flatMap(names)];
+
+Deno.test("applyPatch() replaces a node's attributes and keeps its children", () => {
+  const root = tree();
+  const read = { ...n("a", [], "A!"), value: "v" };
+  const p = applyPatch(root, new Map([["a", read]]), new Map([["a", false]]));
+  assert.deepEqual(names(p.root), ["w", "A!", "a1", "a2", "b"]);
+  assert.equal(p.root.children[0]!.value, "v");
+  assert.equal(p.nodes, 5);
+});
+
+Deno.test("applyPatch() swaps in a subtree read and removes a node that is gone", () => {
+  const root = tree();
+  const p = applyPatch(
+    root,
+    new Map<string, RawNode | null>([["a", n("a", [n("a9")])], ["b", null]]),
+    new Map([["a", true], ["b", false]]),
+  );
+  assert.deepEqual(names(p.root), ["w", "a", "a9"]);
+  assert.equal(p.nodes, 3);
+});
+
+Deno.test("applyPatch() lets an ancestor's subtree read win over a child's attribute read", () => {
+  const p = applyPatch(
+    tree(),
+    new Map([["a1", n("a1", [], "stale")], ["a", n("a", [n("a1", [], "fresh")])]]),
+    new Map([["a1", false], ["a", true]]),
+  );
+  assert.deepEqual(names(p.root), ["w", "a", "fresh", "b"]);
+});
+
+Deno.test("applyPatch() reports unknown handles and a window that is gone", () => {
+  const p = applyPatch(tree(), new Map([["zz", n("zz")]]), new Map([["zz", false]]));
+  assert.deepEqual(p.unknown, ["zz"]);
+  assert.equal(p.windowGone, false);
+  const gone = applyPatch(tree(), new Map([["w", null]]), new Map([["w", false]]));
+  assert.equal(gone.windowGone, true);
+});
