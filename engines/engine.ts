@@ -32,12 +32,18 @@ export interface RawNode {
   children: RawNode[];
 }
 
+/** How much of a node a patch reads again. */
+export type PatchScope = "bounds" | "node" | "subtree";
+
 /** One node a patch reads again. */
 export interface NodeRequest {
   /** The node's handle. */
   handle: string;
-  /** Read its children again too (a structural change was announced on it). */
-  subtree: boolean;
+  /**
+   * `bounds`: only its bounds moved (the answer's other fields mean nothing); `node`: its
+   * own attributes; `subtree`: its attributes and children (a structural change).
+   */
+  scope: PatchScope;
 }
 
 /** Whether an engine can serve on this machine, and why not. */
@@ -151,9 +157,9 @@ export interface Engine {
   /** Walks one window's tree. */
   readWindow(window: string, budget: ReadBudget): Promise<WindowTree>;
   /**
-   * Re-reads named nodes for a patch: each node's own attributes, and with `subtree` its
-   * children too. Without `subtree` the answer's `children` is empty and means nothing.
-   * `null` for a node that is gone.
+   * Re-reads named nodes for a patch, each as far as its {@link NodeRequest.scope} says.
+   * Below `subtree` the answer's `children` is empty and means nothing. `null` for a node
+   * that is gone.
    */
   readNodes(
     window: string,

@@ -25,7 +25,7 @@ import type { DriverConfig } from "../driver/config.ts";
 import { log } from "../util/log.ts";
 import { EventHub } from "./events.ts";
 import { type Origin, type Watched, WindowStore } from "./windows.ts";
-import { applyPatch } from "./patch.ts";
+import { applyPatch, widerScope } from "./patch.ts";
 
 /** Live-map state as answers report it. */
 export interface LiveReport {
@@ -118,7 +118,8 @@ export class LiveMap {
     }
     if (w.handles.has(h)) {
       const structural = e.kind === "structure";
-      w.pending.set(h, (w.pending.get(h) ?? false) || structural);
+      const scope = structural ? "subtree" : e.kind === "bounds" ? "bounds" : "node";
+      w.pending.set(h, widerScope(w.pending.get(h), scope));
       if (structural && ++w.structural > this.#cfg.burst_limit) w.needsFull = true;
       return true;
     }
@@ -238,12 +239,12 @@ export class LiveMap {
     try {
       reads = await engine.readNodes(
         target.window,
-        [...pending].map(([handle, subtree]) => ({ handle, subtree })),
+        [...pending].map(([handle, scope]) => ({ handle, scope })),
         { maxElements: this.#cfg.max_elements, signal, callTimeoutMs: this.#cfg.app_timeout_ms },
       );
     } catch (err) {
       // Still owed: put the queue back so the next read tries again.
-      for (const [h, s] of pending) w.pending.set(h, (w.pending.get(h) ?? false) || s);
+      for (const [h, s] of pending) w.pending.set(h, widerScope(w.pending.get(h), s));
       throw err;
     }
     const patched = applyPatch(w.tree, reads, pending);

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { RawNode } from "../engines/engine.ts";
+import type { PatchScope, RawNode } from "../engines/engine.ts";
 
 /** What a patch did to the tree. */
 export interface Patched {
@@ -46,20 +46,28 @@ function assign(into: RawNode, from: RawNode): void {
   into.actions = from.actions;
 }
 
+/** Which scope wins when one node is named by several notifications. */
+export function widerScope(a: PatchScope | undefined, b: PatchScope): PatchScope {
+  const rank = { bounds: 0, node: 1, subtree: 2 } as const;
+  return a !== undefined && rank[a] >= rank[b] ? a : b;
+}
+
 /**
  * Applies `reads` (handle → the node read again, or `null` when it is gone) to `root`,
- * in place. `subtree` says which reads carry their children; the others replace only the
- * node's own attributes. Attribute reads go first so a subtree read of an ancestor wins.
+ * in place, each as far as its scope says: `bounds` moves the node, `node` replaces its
+ * own attributes, `subtree` replaces it with its children. Narrow scopes go first so a
+ * subtree read of an ancestor wins.
  */
 export function applyPatch(
   root: RawNode,
   reads: ReadonlyMap<string, RawNode | null>,
-  subtree: ReadonlyMap<string, boolean>,
+  scopes: ReadonlyMap<string, PatchScope>,
 ): Patched {
   const places = index(root);
   const unknown: string[] = [];
   let top = root;
-  const ordered = [...reads].sort(([a], [b]) => Number(subtree.get(a)) - Number(subtree.get(b)));
+  const rank = (h: string) => ({ bounds: 0, node: 1, subtree: 2 })[scopes.get(h) ?? "node"];
+  const ordered = [...reads].sort(([a], [b]) => rank(a) - rank(b));
   for (const [handle, read] of ordered) {
     const place = places.get(handle);
     if (!place) {
@@ -70,9 +78,11 @@ export function applyPatch(
     if (read === null) {
       if (!parent) return { root, nodes: 0, windowGone: true, unknown };
       parent.children = parent.children.filter((c) => c !== node);
-    } else if (subtree.get(handle)) {
+    } else if (scopes.get(handle) === "subtree") {
       if (!parent) top = read;
       else parent.children = parent.children.map((c) => (c === node ? read : c));
+    } else if (scopes.get(handle) === "bounds") {
+      node.bounds = read.bounds;
     } else {
       assign(node, read);
     }

@@ -21,7 +21,7 @@ const names = (r: RawNode): string[] => [r.name, ...r.children.flatMap(names)];
 Deno.test("applyPatch() replaces a node's attributes and keeps its children", () => {
   const root = tree();
   const read = { ...n("a", [], "A!"), value: "v" };
-  const p = applyPatch(root, new Map([["a", read]]), new Map([["a", false]]));
+  const p = applyPatch(root, new Map([["a", read]]), new Map([["a", "node" as const]]));
   assert.deepEqual(names(p.root), ["w", "A!", "a1", "a2", "b"]);
   assert.equal(p.root.children[0]!.value, "v");
   assert.equal(p.nodes, 5);
@@ -32,7 +32,7 @@ Deno.test("applyPatch() swaps in a subtree read and removes a node that is gone"
   const p = applyPatch(
     root,
     new Map<string, RawNode | null>([["a", n("a", [n("a9")])], ["b", null]]),
-    new Map([["a", true], ["b", false]]),
+    new Map([["a", "subtree" as const], ["b", "node" as const]]),
   );
   assert.deepEqual(names(p.root), ["w", "a", "a9"]);
   assert.equal(p.nodes, 3);
@@ -42,15 +42,31 @@ Deno.test("applyPatch() lets an ancestor's subtree read win over a child's attri
   const p = applyPatch(
     tree(),
     new Map([["a1", n("a1", [], "stale")], ["a", n("a", [n("a1", [], "fresh")])]]),
-    new Map([["a1", false], ["a", true]]),
+    new Map([["a1", "node" as const], ["a", "subtree" as const]]),
   );
   assert.deepEqual(names(p.root), ["w", "a", "fresh", "b"]);
 });
 
 Deno.test("applyPatch() reports unknown handles and a window that is gone", () => {
-  const p = applyPatch(tree(), new Map([["zz", n("zz")]]), new Map([["zz", false]]));
+  const p = applyPatch(tree(), new Map([["zz", n("zz")]]), new Map([["zz", "node" as const]]));
   assert.deepEqual(p.unknown, ["zz"]);
   assert.equal(p.windowGone, false);
-  const gone = applyPatch(tree(), new Map([["w", null]]), new Map([["w", false]]));
+  const gone = applyPatch(tree(), new Map([["w", null]]), new Map([["w", "node" as const]]));
   assert.equal(gone.windowGone, true);
+});
+
+Deno.test("applyPatch() moves a node on a bounds read and keeps everything else", () => {
+  const moved = { ...n("", [], "ignored"), bounds: { x: 5, y: 6, w: 7, h: 8 } };
+  const p = applyPatch(tree(), new Map([["b", moved]]), new Map([["b", "bounds" as const]]));
+  const b = p.root.children[1]!;
+  assert.deepEqual(b.bounds, { x: 5, y: 6, w: 7, h: 8 });
+  assert.equal(b.name, "b");
+  assert.equal(b.handle, "b");
+});
+
+Deno.test("widerScope() keeps the widest of two scopes", async () => {
+  const { widerScope } = await import("./patch.ts");
+  assert.equal(widerScope(undefined, "bounds"), "bounds");
+  assert.equal(widerScope("bounds", "node"), "node");
+  assert.equal(widerScope("subtree", "bounds"), "subtree");
 });

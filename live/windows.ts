@@ -6,7 +6,7 @@
  * @module
  */
 import { buildSnapshot, WindowMap } from "../map/mod.ts";
-import type { RawNode, WindowTree } from "../engines/engine.ts";
+import type { PatchScope, RawNode, WindowTree } from "../engines/engine.ts";
 import { DriverError } from "../protocol/errors.ts";
 
 /** One watched window. */
@@ -41,8 +41,8 @@ export interface Watched {
   tree: RawNode;
   /** Engine handles of every node in `tree`: which notifications concern this window. */
   handles: Set<string>;
-  /** Nodes announced changed since the last read (true: its children changed too). */
-  pending: Map<string, boolean>;
+  /** Nodes announced changed since the last read, with how much of each to read again. */
+  pending: Map<string, PatchScope>;
   /** Structural notifications in the pending burst. */
   structural: number;
   /** Only a full read will do (first sight, window-level change, burst, probe miss). */

@@ -41,6 +41,18 @@ export interface AtspiOptions {
   env?: (k: string) => string | undefined;
 }
 
+/** The answer to a bounds-only patch read: only `handle` and `bounds` mean anything. */
+const BOUNDS_ONLY: RawNode = {
+  handle: "",
+  role: "",
+  name: "",
+  bounds: { x: 0, y: 0, w: 0, h: 0 },
+  enabled: false,
+  focused: false,
+  actions: [],
+  children: [],
+};
+
 /** AT-SPI + X11. */
 export class AtspiEngine implements Engine {
   readonly name = "atspi";
@@ -144,10 +156,16 @@ export class AtspiEngine implements Engine {
     // The window's own visibility rule, learnt on its last full read (GTK 4: VISIBLE).
     const shown = this.#shown.get(window) ?? STATE.SHOWING;
     const out = new Map<string, RawNode | null>();
-    await mapLimit(requests, 16, async ({ handle, subtree }) => {
+    await mapLimit(requests, 16, async ({ handle, scope }) => {
       const ref = refOf(handle);
-      const max = subtree ? budget.maxElements : 1;
+      const max = scope === "subtree" ? budget.maxElements : 1;
       try {
+        if (scope === "bounds") {
+          // An animation posts bounds by the hundred: one call each, not a node read.
+          const [x, y, w, h] = await client.extents(ref, limits);
+          out.set(handle, { ...BOUNDS_ONLY, handle, bounds: { x, y, w, h } });
+          return;
+        }
         const skeleton = await skeletonByWalk(client, ref, limits, max, shown);
         const tree = await buildTree(client, skeleton, ref.path, max, limits, shown);
         out.set(handle, tree?.root ?? null);

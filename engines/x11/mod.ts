@@ -14,4 +14,5 @@ export { X11Display } from "./display.ts";
 export { sendInput } from "./input.ts";
 export { captureScreen, captureWindow } from "./capture.ts";
 export { windowBounds, windowsForPid } from "./windows.ts";
+export { activeWindow, type TopLevelWindow, topLevelWindows } from "./top_level.ts";
 export { parseKeys } from "./keys.ts";
