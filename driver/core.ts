@@ -9,6 +9,8 @@ import type { LoadedEngine } from "../engines/registry.ts";
 import { DriverError } from "../protocol/errors.ts";
 import type { DriverConfig } from "./config.ts";
 import { LiveMap } from "../live/live_map.ts";
+import type { AuditLog, Router } from "../router/mod.ts";
+import { WindowLocks } from "../locks/mod.ts";
 
 /** Shared state of one driver. */
 export class DriverCore {
@@ -16,13 +18,33 @@ export class DriverCore {
   readonly config: DriverConfig;
   /** The live element map of every watched window. */
   readonly live: LiveMap;
+  /** Picks the engine per op and app, and learns from outcomes. */
+  readonly router: Router;
+  /** One reader and one input owner per window. */
+  readonly locks: WindowLocks;
+  /** One line per routed op. */
+  readonly audit: AuditLog;
   readonly #loaded: LoadedEngine[];
 
   /** Wires the shared parts. */
-  constructor(loaded: LoadedEngine[], config: DriverConfig) {
+  constructor(loaded: LoadedEngine[], config: DriverConfig, router: Router, audit: AuditLog) {
     this.#loaded = loaded;
     this.config = config;
+    this.router = router;
+    this.audit = audit;
+    this.locks = new WindowLocks({
+      timeoutMs: config.lock_timeout_ms,
+      walkReuseMs: config.walk_reuse_ms,
+    });
     this.live = new LiveMap(() => this.engine(), config);
+    this.live.setWalkGate(async (window, walk, signal) =>
+      (await this.locks.walk(window, "read", walk, signal)).value
+    );
+  }
+
+  /** Some engine can serve, so ops are routed (else they fail with its reasons). */
+  get routable(): boolean {
+    return this.#loaded.some((l) => l.engine && l.availability.available);
   }
 
   /** Engines as loaded, for `hello`. */
@@ -30,9 +52,14 @@ export class DriverCore {
     return this.#loaded;
   }
 
-  /** The first available engine, or `driver_unavailable` with every engine's reason. */
-  engine(): Engine {
-    const ready = this.#loaded.find((l) => l.engine && l.availability.available);
+  /**
+   * The engine named (the router's choice), else the first available one, or
+   * `driver_unavailable` with every engine's reason.
+   */
+  engine(name?: string): Engine {
+    const ready = this.#loaded.find((l) =>
+      l.engine && l.availability.available && (name === undefined || l.entry.name === name)
+    );
     if (ready?.engine) return ready.engine;
     const reasons = this.#loaded.map((l) =>
       `${l.entry.name}: ${l.availability.reason ?? "unavailable"}`

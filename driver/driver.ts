@@ -1,10 +1,10 @@
 /**
- * The driver: wires engines, the element map and the notification counters together
- * behind one {@link Handlers} table that any transport can serve.
+ * The driver: wires engines, the live map, the router, the locks and the audit log
+ * together behind one {@link Handlers} table that any transport can serve.
  *
  * @module
  */
-import type { Handlers } from "../rpc/dispatcher.ts";
+import type { CallContext, Handlers } from "../rpc/dispatcher.ts";
 import { type EngineEntry, ENGINES, loadEngines } from "../engines/registry.ts";
 import type { DriverConfig } from "./config.ts";
 import type { DriverPaths } from "../util/paths.ts";
@@ -15,6 +15,9 @@ import { act, runBatch } from "./ops/act.ts";
 import { find, verify } from "./ops/query.ts";
 import { screenshot, zoom } from "./ops/images.ts";
 import { pixel } from "./ops/input.ts";
+import { routed } from "./routing.ts";
+import { AuditLog, RouterStore } from "../router/mod.ts";
+import type { HandlerResultOf, OpName, ParamsOf } from "../protocol/ops.ts";
 
 /** What a driver is started with. */
 export interface DriverOptions {
@@ -29,19 +32,24 @@ export interface DriverOptions {
 /** A running driver. */
 export class Driver {
   readonly #core: DriverCore;
+  readonly #store: RouterStore;
   #closed = false;
 
-  private constructor(core: DriverCore) {
+  private constructor(core: DriverCore, store: RouterStore) {
     this.#core = core;
+    this.#store = store;
   }
 
-  /** Loads the engines this OS can run, subscribes notifications, ready to serve. */
+  /** Loads engines, the router table and the audit log; subscribes notifications. */
   static async start(options: DriverOptions): Promise<Driver> {
     const loaded = await loadEngines(options.engines ?? ENGINES);
-    const cfg = options.config;
-    const core = new DriverCore(loaded, cfg);
-    if (loaded.some((l) => l.availability.available)) await core.live.start();
-    return new Driver(core);
+    const serving = loaded.filter((l) => l.engine && l.availability.available)
+      .map((l) => ({ name: l.entry.name, ops: l.entry.ops }));
+    const store = await RouterStore.open(options.paths.router, serving);
+    const audit = new AuditLog(options.paths.audit);
+    const core = new DriverCore(loaded, options.config, store.router, audit);
+    if (serving.length > 0) await core.live.start();
+    return new Driver(core, store);
   }
 
   /** Tunables in force. */
@@ -49,34 +57,45 @@ export class Driver {
     return this.#core.config;
   }
 
-  /** The op handlers. */
+  /** The op handlers, each routed, locked and audited. */
   handlers(): Handlers {
     const c = this.#core;
+    const via = <N extends OpName>(
+      op: N,
+      run: (p: ParamsOf<N>, ctx: CallContext) => Promise<HandlerResultOf<N>>,
+    ) =>
+    (p: ParamsOf<N>, ctx: CallContext): Promise<HandlerResultOf<N>> =>
+      routed(c, op, p as Record<string, unknown>, ctx, () => run(p, ctx));
     return {
-      hello: () => Promise.resolve(hello(c)),
-      list_apps: (_p, ctx) => listApps(c, ctx),
-      read_ui: (p, ctx) => readUi(c, p, ctx),
-      act: (p, ctx) => act(c, p, ctx),
-      run_batch: (p, ctx) => runBatch(c, p, ctx),
-      verify: (p, ctx) => verify(c, p, ctx),
-      find: (p, ctx) => find(c, p, ctx),
-      screenshot: (p, ctx) => screenshot(c, p, ctx),
-      zoom: (p, ctx) => zoom(c, p, ctx),
-      pixel_click: (p, ctx) => pixel(c, { op: "pixel_click", ...p }, ctx),
-      pixel_move: (p, ctx) => pixel(c, { op: "pixel_move", ...p }, ctx),
-      pixel_drag: (p, ctx) => pixel(c, { op: "pixel_drag", ...p }, ctx),
-      pixel_scroll: (p, ctx) => pixel(c, { op: "pixel_scroll", ...p }, ctx),
-      pixel_type_text: (p, ctx) => pixel(c, { op: "pixel_type_text", ...p }, ctx),
-      pixel_key: (p, ctx) => pixel(c, { op: "pixel_key", ...p }, ctx),
-      hold_key: (p, ctx) => pixel(c, { op: "hold_key", ...p }, ctx),
+      hello: via("hello", () => Promise.resolve(hello(c))),
+      list_apps: via("list_apps", (_p, ctx) => listApps(c, ctx)),
+      read_ui: via("read_ui", (p, ctx) => readUi(c, p, ctx)),
+      act: via("act", (p, ctx) => act(c, p, ctx)),
+      run_batch: via("run_batch", (p, ctx) => runBatch(c, p, ctx)),
+      verify: via("verify", (p, ctx) => verify(c, p, ctx)),
+      find: via("find", (p, ctx) => find(c, p, ctx)),
+      screenshot: via("screenshot", (p, ctx) => screenshot(c, p, ctx)),
+      zoom: via("zoom", (p, ctx) => zoom(c, p, ctx)),
+      pixel_click: via("pixel_click", (p, ctx) => pixel(c, { op: "pixel_click", ...p }, ctx)),
+      pixel_move: via("pixel_move", (p, ctx) => pixel(c, { op: "pixel_move", ...p }, ctx)),
+      pixel_drag: via("pixel_drag", (p, ctx) => pixel(c, { op: "pixel_drag", ...p }, ctx)),
+      pixel_scroll: via("pixel_scroll", (p, ctx) => pixel(c, { op: "pixel_scroll", ...p }, ctx)),
+      pixel_type_text: via(
+        "pixel_type_text",
+        (p, ctx) => pixel(c, { op: "pixel_type_text", ...p }, ctx),
+      ),
+      pixel_key: via("pixel_key", (p, ctx) => pixel(c, { op: "pixel_key", ...p }, ctx)),
+      hold_key: via("hold_key", (p, ctx) => pixel(c, { op: "hold_key", ...p }, ctx)),
     };
   }
 
-  /** Releases every engine; idempotent. */
+  /** Stops the live map, flushes router.json and the audit log, releases engines. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     await this.#core.live.close();
+    await this.#store.close();
+    await this.#core.audit.close();
     await Promise.allSettled(this.#core.loaded.map((l) => l.engine?.close()));
   }
 }

@@ -30,6 +30,7 @@ export function hello(core: DriverCore): HandlerResultOf<"hello"> {
       limit: core.config.watch_limit,
       ...(available?.engine ? available.engine.stats() : {}),
     },
+    router: { ...core.router.summary() },
     engine: available?.entry.name ?? "none",
   };
 }

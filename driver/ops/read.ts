@@ -68,8 +68,10 @@ export async function readUi(
   } else {
     body = { elements: await withCrops(map.elements) };
   }
-  // A window whose tree holds nothing but itself has no usable accessibility tree.
-  const empty = map.elements.length <= 1;
+  // The router decides where elements should come from. No vision engine is wired
+  // into this build yet, so a read that wants vision still answers the tree and says so.
+  const src = core.router.sources(w.appName, map.elements.length);
+  const wantsVision = src.source !== "tree";
   return {
     app: w.appName,
     pid: w.pid,
@@ -80,7 +82,10 @@ export async function readUi(
     cached,
     live: core.live.state(w),
     source: "tree",
-    ...(empty ? { degraded: true, degraded_reason: "empty_tree" } : {}),
+    ...(wantsVision
+      ? { source_reason: `${src.source_reason}; no vision engine in this build` }
+      : {}),
+    ...(src.source === "vision" ? { degraded: true, degraded_reason: src.source_reason! } : {}),
     engine: map.engine,
   };
 }

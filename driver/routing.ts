@@ -1,0 +1,72 @@
+/**
+ * Every op passes through here: the router picks the engine (capability, map origin,
+ * learning), the locks give input one owner per window (screen-wide input excludes all),
+ * and the outcome is recorded for the router and appended to the audit log.
+ *
+ * @module
+ */
+import { isDriverError, toRpcError } from "../protocol/errors.ts";
+import { type OpName, OPS } from "../protocol/ops.ts";
+import type { CallContext } from "../rpc/dispatcher.ts";
+import type { DriverCore } from "./core.ts";
+
+/** The app and window an op concerns, as far as its params tell. */
+function subject(core: DriverCore, params: Record<string, unknown>) {
+  const window = typeof params.window === "string" ? params.window : undefined;
+  const watched = window !== undefined ? core.live.windows.peek(window) : undefined;
+  const app = watched?.appName ??
+    (params.app !== undefined ? String(params.app) : window !== undefined ? "?" : "*");
+  return { window, app, mapEngine: watched?.map.engine };
+}
+
+/** Runs `run` for `op` under the router, the locks and the audit log. */
+export async function routed<T>(
+  core: DriverCore,
+  op: OpName,
+  params: Record<string, unknown>,
+  ctx: CallContext,
+  run: (engine: string | undefined) => Promise<T>,
+): Promise<T> {
+  const started = performance.now();
+  const { window, app, mapEngine } = subject(core, params);
+  const kind = OPS[op].kind;
+  let engine = "driver";
+  let reason = "meta";
+  if (kind !== "meta" || op === "list_apps") {
+    if (core.routable) {
+      const d = core.router.decide({ op, kind, app, ...(mapEngine ? { mapEngine } : {}) });
+      engine = d.engine;
+      reason = d.reason;
+    } else {
+      engine = "none";
+      reason = "unavailable";
+    }
+  }
+  const chosen = engine === "driver" || engine === "none" ? undefined : engine;
+  let outcome = "ok";
+  try {
+    const go = () => run(chosen);
+    if (kind === "input") return await core.locks.input(null, op, go, ctx.signal);
+    if (kind === "action") return await core.locks.input(window ?? null, op, go, ctx.signal);
+    return await go();
+  } catch (err) {
+    outcome = isDriverError(err) ? err.code : toRpcError(err).data.code;
+    throw err;
+  } finally {
+    const ms = Math.round((performance.now() - started) * 100) / 100;
+    if (chosen) {
+      const ok = outcome === "ok";
+      core.router.record({ op, app }, chosen, { ok, ms, ...(ok ? {} : { code: outcome }) });
+    }
+    core.audit.append({
+      ts: new Date().toISOString(),
+      op,
+      app,
+      ...(window !== undefined ? { window } : {}),
+      engine,
+      reason,
+      ms,
+      outcome,
+    });
+  }
+}

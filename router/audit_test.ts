@@ -1,0 +1,113 @@
+import assert from "node:assert/strict";
+import { type AuditEntry, AuditLog } from "./audit.ts";
+
+function entry(seq: number): AuditEntry {
+  return {
+    ts: new Date(Date.UTC(2026, 9, 10, 0, 0, 0, seq)).toISOString(),
+    op: "read_ui",
+    app: "Notes",
+    window: `0x${seq.toString(16)}`,
+    engine: seq % 2 ? "atspi" : "vision",
+    reason: "default",
+    ms: seq,
+    outcome: "ok",
+  };
+}
+
+// Parses every line of `path`; throws on a torn or partial line.
+async function lines(path: string): Promise<AuditEntry[]> {
+  const text = await Deno.readTextFile(path);
+  assert.ok(text.endsWith("\n"), "the file ends with a whole line");
+  return text.slice(0, -1).split("\n").map((l) => JSON.parse(l) as AuditEntry);
+}
+
+Deno.test("AuditLog writes 1,000 concurrent appends as 1,000 whole lines in order", async () => {
+  const dir = await Deno.makeTempDir();
+  const audit = new AuditLog(`${dir}/audit.jsonl`);
+  await Promise.all(Array.from({ length: 1_000 }, async (_, i) => {
+    await Promise.resolve();
+    audit.append(entry(i));
+  }));
+  await audit.close();
+  const got = await lines(`${dir}/audit.jsonl`);
+  assert.equal(got.length, 1_000);
+  assert.deepEqual(got.map((e) => e.ms), Array.from({ length: 1_000 }, (_, i) => i));
+  assert.deepEqual(got[7], entry(7));
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("AuditLog lines from two writers on one file never interleave", async () => {
+  const dir = await Deno.makeTempDir();
+  const [one, two] = [new AuditLog(`${dir}/audit.jsonl`), new AuditLog(`${dir}/audit.jsonl`)];
+  for (let i = 0; i < 500; i++) {
+    one.append(entry(i));
+    two.append({ ...entry(i), op: "act", window: "w".repeat(i) }); // lines of varied length
+  }
+  await Promise.all([one.close(), two.close()]);
+  const got = await lines(`${dir}/audit.jsonl`);
+  assert.equal(got.length, 1_000);
+  assert.equal(got.filter((e) => e.op === "act").length, 500);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("AuditLog rotates at maxBytes to one .1 file, keeping every line whole", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/audit.jsonl`;
+  const maxBytes = 2_000;
+  const audit = new AuditLog(path, { maxBytes });
+  for (let i = 0; i < 300; i++) audit.append(entry(i));
+  await audit.close();
+  const [old, current] = [await lines(`${path}.1`), await lines(path)];
+  assert.ok((await Deno.stat(path)).size <= maxBytes);
+  assert.ok((await Deno.stat(`${path}.1`)).size <= maxBytes);
+  const seqs = [...old, ...current].map((e) => e.ms);
+  assert.equal(seqs.at(-1), 299);
+  assert.deepEqual(seqs, seqs.map((_, i) => seqs[0]! + i)); // contiguous: nothing lost
+  const names = [];
+  for await (const e of Deno.readDir(dir)) names.push(e.name);
+  assert.deepEqual(names.sort(), ["audit.jsonl", "audit.jsonl.1"]);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("AuditLog continues an existing file and counts its size", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/audit.jsonl`;
+  const line = JSON.stringify(entry(0)) + "\n";
+  await Deno.writeTextFile(path, line);
+  const audit = new AuditLog(path, { maxBytes: line.length + 10 });
+  audit.append(entry(1)); // would pass maxBytes: the old line moves to .1
+  await audit.close();
+  assert.deepEqual((await lines(`${path}.1`)).map((e) => e.ms), [0]);
+  assert.deepEqual((await lines(path)).map((e) => e.ms), [1]);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("AuditLog.append() never throws when the file cannot be written", async () => {
+  const dir = await Deno.makeTempDir();
+  const audit = new AuditLog(`${dir}/missing/audit.jsonl`);
+  const original = Deno.stderr.writeSync;
+  const logged: string[] = [];
+  Deno.stderr.writeSync = (p: Uint8Array) => (logged.push(new TextDecoder().decode(p)), p.length);
+  try {
+    for (let i = 0; i < 3; i++) audit.append(entry(i));
+    await audit.flush();
+  } finally {
+    Deno.stderr.writeSync = original;
+  }
+  assert.equal(logged.length, 1, "one warning per failure streak");
+  assert.match(logged[0]!, /Cannot write the audit log/);
+  await audit.close();
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("AuditLog.close() writes what is queued and ignores later appends", async () => {
+  const dir = await Deno.makeTempDir();
+  const audit = new AuditLog(`${dir}/audit.jsonl`);
+  audit.append(entry(1));
+  const closed = audit.close();
+  audit.append(entry(2));
+  await closed;
+  await audit.close();
+  assert.deepEqual((await lines(`${dir}/audit.jsonl`)).map((e) => e.ms), [1]);
+  await Deno.remove(dir, { recursive: true });
+});
