@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { serve } from "./cli/serve.ts";
 import { forward } from "./cli/forward.ts";
 import { callOnce } from "./cli/call.ts";
+import { selectTools, TOOL_NAMES } from "./mcp/catalogue.ts";
 import { OP_NAMES, OPS } from "./protocol/ops.ts";
 import { VERSION } from "./driver/version.ts";
 
@@ -22,20 +23,27 @@ Commands:
   rpc     Forward stdin lines to a running driver and its answers to stdout
   call    Run one op and print the result: call OP ['{"json":"params"}']
   hello   Same as: call hello
+  mcp     Serve the driver's ops as MCP tools on stdio (for MCP clients)
 
 Run 'allternit-driver <command> --help' for a command's options.`,
   serve:
     `Usage: allternit-driver serve [--socket PATH | --tcp [--host 127.0.0.1] [--port N]] [--data-dir DIR]
+                             [--exit-with-parent] [--print-env]
 
   --socket PATH   unix socket (default <data>/computer-use/allternit-driver.sock)
   --tcp           loopback TCP on a random port with a per-launch token
   --host H        loopback address for --tcp (others are refused)
   --port N        port for --tcp (default: random)
   --data-dir DIR  data folder (default ALLTERNIT_DATA_DIR or the OS convention)
+  --exit-with-parent  also stop when stdin reaches EOF or the parent process dies
+                  (for a sidecar whose parent holds the stdin pipe open)
+  --print-env     after the ready line, print ALLTERNIT_DRIVER_SOCKET=... (or
+                  ALLTERNIT_DRIVER_ENDPOINT=... and ALLTERNIT_DRIVER_TOKEN=...) lines
 
 Prints one JSON line on stdout when ready: {"ready":true,"socket":...} or
 {"ready":true,"endpoint":"127.0.0.1:N","token":...}. Logs go to stderr as JSON lines.
-Exit codes: 0 stopped by SIGTERM/SIGINT, 1 failed, 2 usage, 3 another driver owns the socket.`,
+Exit codes: 0 stopped (SIGTERM/SIGINT, or the parent gone), 1 failed, 2 usage,
+3 another driver owns the socket.`,
   rpc: `Usage: allternit-driver rpc [--socket PATH | --endpoint HOST:PORT] [--data-dir DIR]
 
 Forwards JSON-RPC lines from stdin to the driver and answers to stdout. Target: the flags,
@@ -51,6 +59,19 @@ reachable (or with --in-process). Prints the result as JSON; on error prints
 
 Ops:
 ${OP_NAMES.map((n) => `  ${n.padEnd(16)}${OPS[n].summary}`).join("\n")}`,
+  mcp:
+    `Usage: allternit-driver mcp [--socket PATH | --endpoint HOST:PORT] [--ops LIST] [--in-process]
+                           [--data-dir DIR]
+
+An MCP server on stdio (stdout is the protocol; logs go to stderr). Runs the tools on the
+running driver (the flags, else ALLTERNIT_DRIVER_ENDPOINT + ALLTERNIT_DRIVER_TOKEN, else
+ALLTERNIT_DRIVER_SOCKET, else the default socket), or on a driver started in this process
+when none answers (or with --in-process). Stops when stdin ends or on SIGTERM/SIGINT.
+
+  --ops LIST      offer only these tools, comma separated (default: all)
+  --data-dir DIR  data folder (default ALLTERNIT_DATA_DIR or the OS convention)
+
+Tools: ${TOOL_NAMES.join(", ")}`,
 };
 HELP.hello = HELP.call!;
 
@@ -82,6 +103,9 @@ async function main(args: string[]): Promise<number> {
         endpoint: { type: "string" },
         "data-dir": { type: "string" },
         "in-process": { type: "boolean" },
+        "exit-with-parent": { type: "boolean" },
+        "print-env": { type: "boolean" },
+        ops: { type: "string" },
       },
     });
   } catch (err) {
@@ -114,12 +138,26 @@ async function main(args: string[]): Promise<number> {
         ...(v.tcp ? { tcp: true } : {}),
         ...(v.host ? { host: v.host } : {}),
         ...(port !== undefined ? { port } : {}),
+        ...(v["exit-with-parent"] ? { exitWithParent: true } : {}),
+        ...(v["print-env"] ? { printEnv: true } : {}),
       });
     }
     case "rpc":
       return await forward(target);
     case "hello":
       return await callOnce("hello", undefined, { ...target, inProcess: v["in-process"] ?? false });
+    case "mcp": {
+      let tools;
+      try {
+        tools = selectTools(v.ops);
+      } catch (err) {
+        console.error((err as Error).message);
+        return 2;
+      }
+      // Loaded here so the MCP SDK costs the other commands no start-up time.
+      const { serveMcp } = await import("./mcp/server.ts");
+      return await serveMcp({ ...target, tools, inProcess: v["in-process"] ?? false });
+    }
     case "call": {
       const [op, params] = positionals;
       if (!op) {

@@ -1,6 +1,8 @@
 /**
  * `allternit-driver serve`: listen on the private socket or loopback TCP, serve until
- * SIGTERM/SIGINT, then close listeners, remove the socket and exit 0.
+ * SIGTERM/SIGINT (or, with `exitWithParent`, until the parent is gone), then close
+ * listeners, remove the socket and exit 0. The Desktop app's side of this contract is
+ * `install/SIDECAR.md`.
  *
  * @module
  */
@@ -24,6 +26,10 @@ export interface ServeOptions {
   port?: number;
   /** Data folder override. */
   dataDir?: string;
+  /** Stop when stdin reaches EOF or the parent process dies (the Desktop sidecar). */
+  exitWithParent?: boolean;
+  /** After the ready line, print `ALLTERNIT_DRIVER_*=value` lines for the parent. */
+  printEnv?: boolean;
 }
 
 /** Exit codes of `serve`. */
@@ -45,12 +51,14 @@ export async function serve(options: ServeOptions): Promise<number> {
       endpointFile = paths.endpoint;
       await writeFileAtomic(endpointFile, JSON.stringify({ endpoint, token, pid: Deno.pid }));
       server.add({ listener, authorize: (req) => tokenMatches(req.token, token) });
-      ready({ endpoint, token, endpoint_file: endpointFile });
+      const env = { ALLTERNIT_DRIVER_ENDPOINT: endpoint, ALLTERNIT_DRIVER_TOKEN: token };
+      ready({ endpoint, token, endpoint_file: endpointFile }, options.printEnv ? env : {});
       log("info", "listening", { endpoint });
     } else {
       socketPath = options.socket ?? paths.socket;
       server.add({ listener: await listenUnix(socketPath) });
-      ready({ socket: socketPath });
+      const env = { ALLTERNIT_DRIVER_SOCKET: socketPath };
+      ready({ socket: socketPath }, options.printEnv ? env : {});
       log("info", "listening", { socket: socketPath });
     }
   } catch (err) {
@@ -62,8 +70,13 @@ export async function serve(options: ServeOptions): Promise<number> {
     throw err;
   }
 
-  await untilSignal();
-  log("info", "stopping");
+  const stop = new AbortController();
+  const reason = await Promise.race([
+    untilSignal(stop.signal),
+    ...(options.exitWithParent ? [untilParentGone(stop.signal)] : []),
+  ]);
+  stop.abort();
+  log("info", "stopping", { reason });
   await server.close();
   await driver.close();
   if (socketPath) await Deno.remove(socketPath).catch(() => {});
@@ -71,21 +84,71 @@ export async function serve(options: ServeOptions): Promise<number> {
   return EXIT.ok;
 }
 
-/** One JSON line on stdout tells the parent where to connect (and the token, for TCP). */
-function ready(info: Record<string, unknown>): void {
-  const line = JSON.stringify({ ready: true, pid: Deno.pid, ...info }) + "\n";
-  Deno.stdout.writeSync(new TextEncoder().encode(line));
+/**
+ * One JSON line on stdout tells the parent where to connect (and the token, for TCP);
+ * with `--print-env`, `NAME=value` lines follow in the same write, so a parent reading
+ * up to the last one never sees half of them. A value is the rest of its line, unquoted.
+ */
+function ready(info: Record<string, unknown>, env: Record<string, string>): void {
+  let text = JSON.stringify({ ready: true, pid: Deno.pid, ...info }) + "\n";
+  for (const [name, value] of Object.entries(env)) text += `${name}=${value}\n`;
+  const bytes = new TextEncoder().encode(text);
+  let off = 0;
+  while (off < bytes.length) off += Deno.stdout.writeSync(bytes.subarray(off));
 }
 
-function untilSignal(): Promise<void> {
+function untilSignal(abort: AbortSignal): Promise<string> {
   return new Promise((resolve) => {
     const signals: Deno.Signal[] = Deno.build.os === "windows"
       ? ["SIGINT", "SIGBREAK"]
       : ["SIGINT", "SIGTERM"];
-    const stop = () => {
-      for (const s of signals) Deno.removeSignalListener(s, stop);
-      resolve();
+    let stopped = false;
+    const stop = (reason: string) => {
+      if (stopped) return;
+      stopped = true;
+      for (const s of signals) Deno.removeSignalListener(s, handler);
+      resolve(reason);
     };
-    for (const s of signals) Deno.addSignalListener(s, stop);
+    const handler = () => stop("signal");
+    for (const s of signals) Deno.addSignalListener(s, handler);
+    abort.addEventListener("abort", () => stop("aborted"), { once: true });
+  });
+}
+
+/** How often the parent pid is checked; a dead parent is noticed within this. */
+const PARENT_POLL_MS = 500;
+
+/**
+ * Resolves when the parent is gone. Stdin EOF works everywhere: the Desktop app holds the
+ * write end of our stdin and the OS closes it when the app dies, however it dies. As a
+ * second signal, on Linux and macOS an orphan is re-parented (to init or a subreaper),
+ * so a changed `Deno.ppid` means the parent exited even if it leaked the pipe to another
+ * process. Windows never re-parents, so there stdin EOF is the only signal.
+ */
+function untilParentGone(abort: AbortSignal): Promise<string> {
+  return new Promise((resolve) => {
+    const first = Deno.ppid;
+    const timer = Deno.build.os === "windows" ? undefined : setInterval(() => {
+      if (Deno.ppid !== first) done("parent_exited");
+    }, PARENT_POLL_MS);
+    const reader = Deno.stdin.readable.getReader();
+    let finished = false;
+    const done = (reason: string) => {
+      if (finished) return;
+      finished = true;
+      clearInterval(timer);
+      reader.cancel().catch(() => {});
+      resolve(reason);
+    };
+    abort.addEventListener("abort", () => done("aborted"), { once: true });
+    (async () => {
+      try {
+        // Whatever the parent writes is ignored; only the end of the stream matters.
+        while (!(await reader.read()).done) { /* discard */ }
+      } catch {
+        // A broken pipe is the parent going away too.
+      }
+      done("stdin_closed");
+    })();
   });
 }

@@ -1,0 +1,152 @@
+/**
+ * The MCP tool catalogue: eight tools over the driver's ops. Inputs come from the op
+ * table's zod schemas and descriptions from its summaries, so the catalogue follows the
+ * protocol; answers are compact texts (see render.ts), screenshots are MCP images.
+ *
+ * @module
+ */
+import type { z } from "zod";
+import { DriverError } from "../protocol/errors.ts";
+import { OPS, type ParamsOf, type ResultOf } from "../protocol/ops.ts";
+import { fieldList, pixelInputSchema, type PixelOp } from "./schema.ts";
+import {
+  DEFAULT_BUDGET,
+  renderAct,
+  renderApps,
+  renderBatch,
+  renderFind,
+  renderRead,
+  renderVerify,
+} from "./render.ts";
+
+/** Calls one driver op with params already checked against the tool's input. */
+export type CallOp = <N extends keyof typeof OPS>(op: N, params: unknown) => Promise<ResultOf<N>>;
+
+/** One block of a tool's answer. */
+export type Content =
+  | { type: "text"; text: string }
+  | { type: "image"; data: string; mimeType: string };
+
+/** One tool of the catalogue. */
+export interface Tool {
+  /** Tool name, also the name `--ops` selects it by. */
+  name: string;
+  /** What the model reads to choose the tool. */
+  description: string;
+  /** Input schema, derived from the protocol's. */
+  input: z.ZodType;
+  /** Runs the tool on input that passed `input`. */
+  run(args: Record<string, unknown>, call: CallOp): Promise<Content[]>;
+}
+
+const text = (t: string): Content[] => [{ type: "text", text: t }];
+
+/** `pixel_input` kinds and the ops they run. */
+const PIXEL_KINDS: Record<string, PixelOp> = {
+  click: "pixel_click",
+  type: "pixel_type_text",
+  key: "pixel_key",
+  scroll: "pixel_scroll",
+  move: "pixel_move",
+  drag: "pixel_drag",
+};
+
+const IDS = "Ids stay valid while the element exists; plan on the window and version read_ui gave.";
+
+/** Every tool, in the order `tools/list` shows them. */
+export const TOOLS: readonly Tool[] = [
+  {
+    name: "read_ui",
+    description: `${OPS.read_ui.summary} Answers a header (app, window, version) then one line ` +
+      `per element: id role "name" [value] @x,y,w,h, indented under its parent. ${IDS} ` +
+      `since=version answers only changes: + added, ~ changed, - removed id. max_elements ` +
+      `caps the lines (default ${DEFAULT_BUDGET}).`,
+    input: OPS.read_ui.params.omit({ crops: true }),
+    async run(args, call) {
+      const p = args as ParamsOf<"read_ui">;
+      const r = await call("read_ui", p);
+      return text(renderRead(r, p.max_elements ?? DEFAULT_BUDGET, p.since));
+    },
+  },
+  {
+    name: "act",
+    description: `${OPS.act.summary} ${IDS} A stale version is refused with the current ` +
+      "outline; re-plan from it.",
+    input: OPS.act.params,
+    run: async (args, call) => text(renderAct(await call("act", args))),
+  },
+  {
+    name: "run_batch",
+    description: `${OPS.run_batch.summary} Steps are {id, action, value?} or a pixel op as ` +
+      `{op: "pixel_click", x, y}; all ids resolve against the planned version. ${IDS}`,
+    input: OPS.run_batch.params,
+    run: async (args, call) => text(renderBatch(await call("run_batch", args))),
+  },
+  {
+    name: "verify",
+    description: `${OPS.verify.summary} Name the element by id or by query; ` +
+      "timeout_ms is how long to wait.",
+    input: OPS.verify.params,
+    run: async (args, call) => text(renderVerify(await call("verify", args))),
+  },
+  {
+    name: "find",
+    description: `${OPS.find.summary} Answers outline lines and the version to act on.`,
+    input: OPS.find.params,
+    run: async (args, call) => text(renderFind(await call("find", args))),
+  },
+  {
+    name: "screenshot",
+    description: OPS.screenshot.summary,
+    input: OPS.screenshot.params,
+    async run(args, call) {
+      const r = await call("screenshot", args);
+      return [
+        { type: "image", data: r.png, mimeType: "image/png" },
+        { type: "text", text: `width=${r.width} height=${r.height} scale=${r.scale}` },
+      ];
+    },
+  },
+  {
+    name: "pixel_input",
+    description: "Screen-wide input at screen points (the @x,y of outline lines), by kind: " +
+      Object.entries(PIXEL_KINDS).map(([kind, op]) => `${kind} (${fieldList(op)})`).join("; ") +
+      ". Prefer act on ids.",
+    input: pixelInputSchema(PIXEL_KINDS),
+    async run(args, call) {
+      const { kind, ...params } = args;
+      const op = PIXEL_KINDS[String(kind)];
+      if (!op) {
+        throw new DriverError("invalid_params", `Unknown pixel_input kind "${String(kind)}"`);
+      }
+      await call(op, params);
+      return text(`ok ${op}`);
+    },
+  },
+  {
+    name: "list_apps",
+    description: `${OPS.list_apps.summary} Answers window ids for read_ui.`,
+    input: OPS.list_apps.params,
+    run: async (args, call) => text(renderApps(await call("list_apps", args))),
+  },
+];
+
+/** Every tool name, in catalogue order. */
+export const TOOL_NAMES: readonly string[] = TOOLS.map((t) => t.name);
+
+/**
+ * The tools `--ops` names (comma separated), in catalogue order; all of them when
+ * `list` is undefined.
+ *
+ * @throws {Error} when a name is not a tool, listing the tools there are.
+ */
+export function selectTools(list?: string): Tool[] {
+  if (list === undefined) return [...TOOLS];
+  const wanted = list.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const unknown = wanted.filter((n) => !TOOL_NAMES.includes(n));
+  if (unknown.length > 0 || wanted.length === 0) {
+    const bad = unknown.length > 0 ? `Unknown tool "${unknown.join('", "')}"` : "No tools named";
+    throw new Error(`${bad} in --ops: choose from ${TOOL_NAMES.join(", ")}`);
+  }
+  return TOOLS.filter((t) => wanted.includes(t.name));
+}

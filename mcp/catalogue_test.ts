@@ -1,0 +1,51 @@
+import assert from "node:assert/strict";
+import { OPS } from "../protocol/ops.ts";
+import { selectTools, TOOL_NAMES, TOOLS } from "./catalogue.ts";
+import { fieldList, toolJsonSchema } from "./schema.ts";
+
+Deno.test("every tool's input is an object JSON Schema without $schema or safe-integer noise", () => {
+  for (const t of TOOLS) {
+    const json = JSON.stringify(toolJsonSchema(t.input));
+    assert.ok(json.startsWith('{"type":"object"'), t.name);
+    assert.ok(!json.includes("$schema") && !json.includes("9007199254740991"), t.name);
+  }
+});
+
+Deno.test("tool inputs follow the protocol's schemas", () => {
+  const act = toolJsonSchema(TOOLS.find((t) => t.name === "act")!.input);
+  assert.deepEqual(act.required, ["window", "version", "id", "action"]);
+  const read = toolJsonSchema(TOOLS.find((t) => t.name === "read_ui")!.input);
+  assert.deepEqual(
+    Object.keys(read.properties as object),
+    Object.keys(OPS.read_ui.params.shape).filter((k) => k !== "crops"),
+  );
+});
+
+Deno.test("pixel_input takes a kind and the union of the pixel ops' fields", () => {
+  const tool = TOOLS.find((t) => t.name === "pixel_input")!;
+  const json = toolJsonSchema(tool.input);
+  assert.deepEqual(json.required, ["kind"]);
+  assert.ok(tool.input.safeParse({ kind: "click", x: 1, y: 2, button: "right" }).success);
+  assert.ok(!tool.input.safeParse({ kind: "wave" }).success);
+  assert.ok(!tool.input.safeParse({ kind: "key", keys: "a", extra: 1 }).success);
+  assert.equal(fieldList("pixel_click"), "x, y, button?, count?");
+  assert.ok(tool.description.includes("scroll (dx, dy, x?, y?)"), tool.description);
+});
+
+Deno.test("tool descriptions start with the op table's summary", () => {
+  for (const t of TOOLS) {
+    if (t.name in OPS) {
+      assert.ok(t.description.startsWith(OPS[t.name as keyof typeof OPS].summary), t.name);
+    }
+  }
+});
+
+Deno.test("selectTools() narrows in catalogue order and refuses unknown names", () => {
+  assert.deepEqual(selectTools().map((t) => t.name), TOOL_NAMES);
+  assert.deepEqual(selectTools("act, read_ui").map((t) => t.name), ["read_ui", "act"]);
+  assert.throws(
+    () => selectTools("read_ui,zoom"),
+    /Unknown tool "zoom" in --ops: choose from read_ui/,
+  );
+  assert.throws(() => selectTools(" , "), /No tools named/);
+});

@@ -1,0 +1,115 @@
+/**
+ * Turns op results into the short texts MCP tools answer: a `key=value` header line,
+ * then outline lines. Pure functions of the results, so they are tested without a driver.
+ *
+ * @module
+ */
+import type { ResultOf } from "../protocol/ops.ts";
+import { diffOutline, elementLine, header, type Outline, outline } from "./outline.ts";
+
+/** Outline lines `read_ui` answers when the caller gives no `max_elements`. */
+export const DEFAULT_BUDGET = 500;
+/** Diff lines an action's answer shows at most; `read_ui` with `since` shows the rest. */
+export const DIFF_BUDGET = 200;
+
+function withOmitted(head: string, o: Outline, hint: string): string {
+  const tail = o.omitted > 0 ? [`… ${o.omitted} more not shown: ${hint}`] : [];
+  return [head, ...o.lines, ...tail].join("\n");
+}
+
+/** `read_ui`: the header, then the whole outline or, with `since`, only the diff. */
+export function renderRead(r: ResultOf<"read_ui">, budget: number, since?: number): string {
+  const common = {
+    app: r.app,
+    pid: r.pid,
+    window: r.window,
+    version: r.version,
+    cached: r.cached,
+    ...(r.live.state === "live"
+      ? { live: true }
+      : { live: "degraded", live_reason: r.live.reason }),
+    degraded: r.degraded ? (r.degraded_reason ?? true) : undefined,
+    truncated: r.truncated,
+  };
+  if (since !== undefined && !r.reset) {
+    const d = { added: r.added ?? [], changed: r.changed ?? [], removed: r.removed ?? [] };
+    const head = header({
+      ...common,
+      since,
+      added: d.added.length,
+      changed: d.changed.length,
+      removed: d.removed.length,
+    });
+    return withOmitted(head, diffOutline(d, budget), "raise max_elements");
+  }
+  const elements = r.elements ?? [];
+  const head = header({
+    ...common,
+    ...(r.reset ? { since, reset: "version aged out, whole map follows" } : {}),
+    elements: elements.length,
+  });
+  return withOmitted(
+    head,
+    outline(elements, budget),
+    "raise max_elements, or use find for what you need",
+  );
+}
+
+/** `act`: how it settled, the new version, then the changes. */
+export function renderAct(r: ResultOf<"act">): string {
+  const head = header({
+    ok: true,
+    version: r.version,
+    effect: r.effect,
+    settled: r.settled,
+    settle_ms: Math.round(r.settle_ms),
+    via: r.via,
+  });
+  return withOmitted(head, diffOutline(r, DIFF_BUDGET), "read_ui with since");
+}
+
+/** `run_batch`: one line per step, then the changes of the whole batch. */
+export function renderBatch(r: ResultOf<"run_batch">): string {
+  const steps = r.results.map((s, i) => {
+    const state = s.skipped
+      ? "skipped"
+      : s.ok
+      ? `ok ${header({ settled: s.settled, via: s.via, ms: Math.round(s.ms) })}`
+      : `error ${s.error?.code ?? "unknown"}: ${s.error?.message ?? ""}`;
+    return `step ${i + 1} ${state}`;
+  });
+  const head = header({ ok: String(r.ok), version: r.version, steps: r.results.length });
+  return withOmitted(
+    [head, ...steps].join("\n"),
+    diffOutline(r, DIFF_BUDGET),
+    "read_ui with since",
+  );
+}
+
+/** `verify`: whether the expectation held, and the element as it is now. */
+export function renderVerify(r: ResultOf<"verify">): string {
+  const actual = r.actual ? `actual: ${elementLine(r.actual)}` : "actual: none";
+  return `${header({ ok: String(r.ok), version: r.version })}\n${actual}`;
+}
+
+/** `find`: the matches as outline lines, with the version to plan actions on. */
+export function renderFind(r: ResultOf<"find">): string {
+  const head = header({ version: r.version, found: r.elements.length });
+  return [head, ...r.elements.map((e) => elementLine(e))].join("\n");
+}
+
+/** `list_apps`: one line per app, its windows indented below it. */
+export function renderApps(r: ResultOf<"list_apps">): string {
+  if (r.apps.length === 0) return "no apps with windows on the accessibility bus";
+  return r.apps.flatMap((a) => [
+    // `app` is the engine's handle (a bus name); read_ui takes the name or the pid.
+    header({ app: a.name, pid: a.pid }),
+    ...a.windows.map((w) => {
+      const b = w.bounds;
+      const at = `@${Math.round(b.x)},${Math.round(b.y)},${Math.round(b.w)},${Math.round(b.h)}`;
+      return `  ${header({ window: w.window, title: w.title })} ${at}${
+        w.focused ? " focused" : ""
+      }`;
+    }),
+  ]).join("\n");
+}

@@ -1,0 +1,74 @@
+/**
+ * Tool input schemas derived from the protocol's zod schemas (protocol/params.ts), so the
+ * MCP catalogue cannot drift from what the dispatcher validates. JSON Schema comes from
+ * zod's own converter, then loses only what carries no meaning for a model.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { OPS } from "../protocol/ops.ts";
+
+/** A JSON Schema object as MCP's `tools/list` carries it. */
+export type JsonSchema = { type: "object" } & Record<string, unknown>;
+
+/** The params schema of every `pixel_*` op the one `pixel_input` tool stands for. */
+export type PixelOp =
+  | "pixel_click"
+  | "pixel_type_text"
+  | "pixel_key"
+  | "pixel_scroll"
+  | "pixel_move"
+  | "pixel_drag";
+
+/** Drops what only repeats a default: JavaScript's safe-integer bounds and `$schema`. */
+function compact(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(compact);
+  if (typeof node !== "object" || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "$schema") continue;
+    if (key === "maximum" && value === Number.MAX_SAFE_INTEGER) continue;
+    if (key === "minimum" && value === Number.MIN_SAFE_INTEGER) continue;
+    out[key] = compact(value);
+  }
+  return out;
+}
+
+/**
+ * The JSON Schema of a tool's input, as a client should fill it (the input side of any
+ * transform). MCP wants an object at the top; every tool input here is one.
+ */
+export function toolJsonSchema(schema: z.ZodType): JsonSchema {
+  const json = compact(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }));
+  const obj = json as Record<string, unknown>;
+  if (obj.type !== "object") {
+    throw new Error(`Cannot use a schema of type "${String(obj.type)}" as a tool input`);
+  }
+  return obj as JsonSchema;
+}
+
+/**
+ * One object schema standing for several `pixel_*` ops: `kind` picks the op, the other
+ * members are the union of those ops' fields, all optional here because which ones are
+ * required depends on `kind`; the op's own strict schema checks that when it runs.
+ */
+export function pixelInputSchema(kinds: Record<string, PixelOp>): z.ZodObject {
+  const names = Object.keys(kinds);
+  if (names.length === 0) throw new Error("Cannot build pixel_input without kinds");
+  const shape: Record<string, z.ZodType> = { kind: z.enum(names as [string, ...string[]]) };
+  for (const op of Object.values(kinds)) {
+    for (const [key, field] of Object.entries(OPS[op].params.shape)) {
+      // Same-named fields have the same meaning in every pixel op (x, y, timeout_ms).
+      if (!(key in shape)) shape[key] = (field as z.ZodType).optional();
+    }
+  }
+  return z.strictObject(shape);
+}
+
+/** `x, y, button?, count?`: the fields of `op`, optional ones marked, without `timeout_ms`. */
+export function fieldList(op: PixelOp): string {
+  return Object.entries(OPS[op].params.shape)
+    .filter(([key]) => key !== "timeout_ms")
+    .map(([key, field]) => (field as z.ZodType).safeParse(undefined).success ? `${key}?` : key)
+    .join(", ");
+}
