@@ -36,7 +36,7 @@ export class DriverCore {
       timeoutMs: config.lock_timeout_ms,
       walkReuseMs: config.walk_reuse_ms,
     });
-    this.live = new LiveMap(() => this.engine(), config);
+    this.live = new LiveMap((name) => this.engine(name), config);
     this.live.setWalkGate(async (window, walk, signal) =>
       (await this.locks.walk(window, "read", walk, signal)).value
     );

@@ -45,6 +45,7 @@ export async function routed<T>(
   const chosen = engine === "driver" || engine === "none" ? undefined : engine;
   let outcome = "ok";
   try {
+    if (chosen) ctx.engine = chosen;
     const go = () => run(chosen);
     if (kind === "input") return await core.locks.input(null, op, go, ctx.signal);
     if (kind === "action") return await core.locks.input(window ?? null, op, go, ctx.signal);

@@ -53,7 +53,7 @@ export class LiveMap {
   readonly windows: WindowStore;
   /** Per-app notification counters. */
   readonly events: EventHub = new EventHub();
-  readonly #engine: () => Engine;
+  readonly #engine: (name?: string) => Engine;
   readonly #cfg: DriverConfig;
   readonly #timers: ReturnType<typeof setInterval>[] = [];
   readonly #patching = new Map<string, ReturnType<typeof setTimeout>>();
@@ -64,7 +64,7 @@ export class LiveMap {
   #closed = false;
 
   /** Watches windows read through `engine()` with the tunables in `config`. */
-  constructor(engine: () => Engine, config: DriverConfig) {
+  constructor(engine: (name?: string) => Engine, config: DriverConfig) {
     this.#engine = engine;
     this.#cfg = config;
     this.windows = new WindowStore(config.watch_limit, config.versions);
@@ -186,6 +186,7 @@ export class LiveMap {
     maxElements: number | undefined,
     signal: AbortSignal,
     full = false,
+    engineName?: string,
   ): Promise<Watched> {
     const readAt = this.windows.peek(target.window)?.readAt;
     return await this.#gate(target.window, async () => {
@@ -194,7 +195,7 @@ export class LiveMap {
       if (w && readAt !== undefined && w.readAt > readAt && this.isFresh(w)) return w;
       try {
         if (!w || full || w.needsFull || maxElements !== undefined) {
-          return await this.#walk(target, w, maxElements, signal);
+          return await this.#walk(target, w, maxElements, signal, engineName);
         }
         if (w.pending.size === 0) return w;
         return await this.#patch(target, w, signal);
@@ -210,8 +211,9 @@ export class LiveMap {
     w: Watched | undefined,
     max: number | undefined,
     signal: AbortSignal,
+    engineName = w?.map.engine,
   ): Promise<Watched> {
-    const engine = this.#engine();
+    const engine = this.#engine(engineName);
     // Taken before the read: what arrives during it stays queued for the next one.
     if (w) {
       w.needsFull = false;
@@ -229,7 +231,7 @@ export class LiveMap {
   }
 
   async #patch(target: Target, w: Watched, signal: AbortSignal): Promise<Watched> {
-    const engine = this.#engine();
+    const engine = this.#engine(w.map.engine);
     const pending = w.pending;
     w.pending = new Map();
     w.structural = 0;
@@ -272,12 +274,12 @@ export class LiveMap {
   /** The staleness probe: two cheap calls per active window. */
   async #probeAll(): Promise<void> {
     const now = performance.now();
-    const engine = this.#engine();
     await Promise.all(
       this.windows.all().map(async (w) => {
         if (now - w.used > this.#cfg.active_ms || w.degraded || w.needsFull) return;
         const signal = AbortSignal.timeout(this.#cfg.app_timeout_ms);
         try {
+          const engine = this.#engine(w.map.engine);
           const seen = this.events.count(w.app);
           const [childCount, focused] = await Promise.all([
             engine.childCount(w.window, signal),

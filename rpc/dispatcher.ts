@@ -25,6 +25,8 @@ export interface CallContext {
   signal: AbortSignal;
   /** `performance.now()` value of the deadline. */
   deadline: number;
+  /** The engine the router picked for this call (set by the driver's routing). */
+  engine?: string;
 }
 
 /** One handler per op. */

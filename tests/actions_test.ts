@@ -3,7 +3,7 @@
  * engine: batches by id, the stale-version guard, verify, find, and no-op detection.
  */
 import assert from "node:assert/strict";
-import { byLabel, session } from "./support/client.ts";
+import { byLabel, quiet, session } from "./support/client.ts";
 import { calculator, chromium, requireDesktop } from "./support/apps.ts";
 
 requireDesktop();
@@ -164,7 +164,8 @@ Deno.test("an action that does nothing answers effect none after the no-reaction
   const app = await chromium(page, "Settle page");
   const s = await session();
   try {
-    const r = await s.client.call("read_ui", { app: "chromium" });
+    const first = await s.client.call("read_ui", { app: "chromium" });
+    const r = await quiet(s.client, first.window);
     const words = r.elements!.find((e) => e.name === "Static words")!;
     // Pressing plain text: Chromium offers the action, the page does nothing.
     const res = await s.client.call("act", {

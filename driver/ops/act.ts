@@ -44,7 +44,8 @@ async function runStep(
   step: { id: string; action: ActionName; value?: string | undefined } | { input: PixelStep },
   signal: AbortSignal,
 ): Promise<StepOutcome> {
-  const engine = core.engine();
+  // Actions follow the map: only the engine that read it holds its elements' handles.
+  const engine = core.engine(w.map.engine);
   const before = core.live.events.count(w.app);
   let via: "action" | "pixel" = "pixel";
   if ("input" in step) {

@@ -28,7 +28,7 @@ export async function screenshot(
   p: ParamsOf<"screenshot">,
   ctx: CallContext,
 ): Promise<HandlerResultOf<"screenshot">> {
-  const engine = core.engine();
+  const engine = core.engine(ctx.engine);
   return answer(await engine.capture(p.window, ctx.signal), engine.name);
 }
 
@@ -38,7 +38,7 @@ export async function zoom(
   p: ParamsOf<"zoom">,
   ctx: CallContext,
 ): Promise<HandlerResultOf<"zoom">> {
-  const engine = core.engine();
+  const engine = core.engine(ctx.engine);
   const shot = await engine.capture(p.window, ctx.signal);
   const r = p.region;
   // With a window the region is relative to the window's corner, as element bounds

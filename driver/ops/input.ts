@@ -52,7 +52,7 @@ export async function pixel(
   step: PixelStep,
   ctx: CallContext,
 ): Promise<HandlerResultOf<"pixel_click">> {
-  const engine = core.engine();
+  const engine = core.engine(ctx.engine);
   await engine.input(pixelInputOf(step), ctx.signal);
   return { ok: true, engine: engine.name };
 }

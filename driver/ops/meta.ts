@@ -40,6 +40,6 @@ export async function listApps(
   core: DriverCore,
   ctx: CallContext,
 ): Promise<HandlerResultOf<"list_apps">> {
-  const engine = core.engine();
+  const engine = core.engine(ctx.engine);
   return { apps: await engine.listApps(ctx.signal), engine: engine.name };
 }

@@ -30,7 +30,7 @@ export async function readUi(
   p: ParamsOf<"read_ui">,
   ctx: CallContext,
 ): Promise<HandlerResultOf<"read_ui">> {
-  const engine = core.engine();
+  const engine = core.engine(ctx.engine);
   const known = p.window !== undefined ? core.live.windows.peek(p.window) : watchedApp(core, p.app);
   const target = known
     ? { window: known.window, app: known.app, appName: known.appName, pid: known.pid }
@@ -39,7 +39,9 @@ export async function readUi(
   const read = () =>
     fresh
       ? core.live.current(fresh, ctx.signal)
-      : core.live.refresh(target, p.max_elements, ctx.signal, p.fresh === true).then((w) => ({
+      : core.live.refresh(target, p.max_elements, ctx.signal, p.fresh === true, ctx.engine).then((
+        w,
+      ) => ({
         watched: w,
         cached: false,
       }));

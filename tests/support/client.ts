@@ -5,6 +5,7 @@
  */
 import { DriverClient } from "../../rpc/client.ts";
 import type { Element } from "../../protocol/element.ts";
+import type { ResultOf } from "../../protocol/ops.ts";
 import { type DriverProcess, startDriver } from "./driver_process.ts";
 
 /** A served driver and a connected client. */
@@ -52,4 +53,21 @@ export function byLabel(elements: readonly Element[], role: string, label: strin
   const loose = elements.find((e) => e.role === role && e.name.split(" ")[0] === label);
   if (!loose) throw new Error(`No ${role} labelled "${label}"`);
   return loose;
+}
+
+/**
+ * Reads `window` until the driver answers it from memory: the app has gone quiet (a page
+ * that just loaded keeps announcing for a while). Returns that read.
+ */
+export async function quiet(
+  client: DriverClient,
+  window: string,
+  timeoutMs = 10_000,
+): Promise<ResultOf<"read_ui">> {
+  const deadline = performance.now() + timeoutMs;
+  while (true) {
+    const r = await client.call("read_ui", { window });
+    if (r.cached || performance.now() > deadline) return r;
+    await new Promise((ok) => setTimeout(ok, 50));
+  }
 }
