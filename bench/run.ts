@@ -25,6 +25,7 @@ const SCRIPTS = [
   "bench/x11_capture_bench.ts",
   "bench/atspi_walk_bench.ts",
   "bench/driver_bench.ts",
+  "bench/live_bench.ts",
 ];
 
 const only = Deno.args.filter((a) => !a.startsWith("-"));
