@@ -169,9 +169,51 @@ export async function readSkeleton(
     const missing = unexposed(skeleton, root, max);
     if (missing.length === 0) break;
     await mapLimit(missing, 64, (ref) => client.children(ref, limits));
+    const before = skeleton.size;
     skeleton = (await skeletonFromCache(client, root.bus, limits))!;
+    // Some children are filed under other parents in the cache (GTK 3 popovers): when a
+    // round exposes nothing new, more rounds will not either.
+    if (skeleton.size <= before) break;
   }
+  await walkUncached(client, skeleton, root, limits, max);
   return skeleton;
+}
+
+/**
+ * Nodes that manage their descendants (tables, big lists) keep their children out of the
+ * cache and report a child count of -1 there: their children are walked directly and
+ * merged in, so a table's cells are read like any other node.
+ */
+async function walkUncached(
+  client: AtspiClient,
+  skeleton: Skeleton,
+  root: Ref,
+  limits: CallLimits,
+  max: number,
+): Promise<void> {
+  const shown = visibilityState(skeleton, root.path);
+  const reachable = new Set<string>();
+  const stack = [root.path];
+  const managers: SkeletonNode[] = [];
+  while (stack.length > 0 && reachable.size < max) {
+    const node = skeleton.get(stack.pop()!);
+    if (!node || reachable.has(node.ref.path)) continue;
+    reachable.add(node.ref.path);
+    if (node.childCount < 0 || node.states.has(STATE.MANAGES_DESCENDANTS)) managers.push(node);
+    for (const c of node.children) {
+      if (skeleton.get(c)?.states.has(shown)) stack.push(c);
+    }
+  }
+  for (const m of managers) {
+    const sub = await skeletonByWalk(
+      client,
+      m.ref,
+      limits,
+      Math.max(1, max - skeleton.size),
+      shown,
+    );
+    for (const [path, node] of sub) skeleton.set(path, node);
+  }
 }
 
 /**
