@@ -16,6 +16,8 @@ import { find, verify } from "./ops/query.ts";
 import { screenshot, zoom } from "./ops/images.ts";
 import { pixel } from "./ops/input.ts";
 import { routed } from "./routing.ts";
+import { resolveTarget } from "./target.ts";
+import { log } from "../util/log.ts";
 import { AuditLog, RouterStore } from "../router/mod.ts";
 import type { HandlerResultOf, OpName, ParamsOf } from "../protocol/ops.ts";
 
@@ -27,6 +29,22 @@ export interface DriverOptions {
   config: DriverConfig;
   /** Engines to load; the registry's by default. */
   engines?: readonly EngineEntry[];
+}
+
+/**
+ * Reads the frontmost window once at start (design document: the prewarmed frontmost
+ * app), so the first read a caller makes is answered from the map or a patch. It stays
+ * out of background patching until a caller reads it.
+ */
+async function prewarm(core: DriverCore): Promise<void> {
+  try {
+    const signal = AbortSignal.timeout(core.config.request_timeout_ms);
+    const target = await resolveTarget(core.engine(), {}, signal);
+    const w = await core.live.refresh(target, undefined, signal);
+    w.used = 0;
+  } catch (err) {
+    log("debug", "nothing to prewarm", { error: String(err) });
+  }
 }
 
 /** A running driver. */
@@ -48,7 +66,10 @@ export class Driver {
     const store = await RouterStore.open(options.paths.router, serving);
     const audit = new AuditLog(options.paths.audit);
     const core = new DriverCore(loaded, options.config, store.router, audit);
-    if (serving.length > 0) await core.live.start();
+    if (serving.length > 0) {
+      await core.live.start();
+      void prewarm(core);
+    }
     return new Driver(core, store);
   }
 

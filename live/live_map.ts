@@ -26,6 +26,7 @@ import { log } from "../util/log.ts";
 import { EventHub } from "./events.ts";
 import { type Origin, type Watched, WindowStore } from "./windows.ts";
 import { applyPatch, widerScope } from "./patch.ts";
+import { processAlive } from "../util/process.ts";
 
 /** Live-map state as answers report it. */
 export interface LiveReport {
@@ -171,6 +172,12 @@ export class LiveMap {
   /** The window's map brought up to date: from memory when fresh, else read again. */
   async current(w: Watched, signal: AbortSignal): Promise<{ watched: Watched; cached: boolean }> {
     if (this.isFresh(w)) {
+      if (!processAlive(w.pid)) {
+        // Exited before its exit reached us as a signal: forget it, and say so.
+        this.windows.dropApp(w.app);
+        this.events.drop(w.app);
+        throw new DriverError("app_not_running", `"${w.appName}" (pid ${w.pid}) has quit`);
+      }
       this.windows.get(w.window); // touch: used now
       return { watched: w, cached: true };
     }
