@@ -5,8 +5,8 @@ set -euo pipefail
 
 PACKAGES=(
   xvfb x11-utils x11-xserver-utils dbus dbus-x11 at-spi2-core libatspi2.0-0 libxtst6
-  xdotool scrot python3-pyatspi
-  gnome-calculator mousepad gtk-3-examples x11-apps xterm chromium
+  xdotool scrot python3-pyatspi jq
+  gnome-calculator mousepad gtk-3-examples x11-apps xterm chromium tesseract-ocr
 )
 
 missing=()
