@@ -54,8 +54,8 @@ Exit codes: 0 all answered, 2 usage, 3 no driver reachable, 4 connection lost.`,
     `Usage: allternit-driver call OP ['{"json":"params"}'] [--socket PATH | --endpoint HOST:PORT] [--in-process]
 
 Runs one op on the running driver, or on a driver started in this process when none is
-reachable (or with --in-process). Prints the result as JSON; on error prints
-{"error":...} to stderr and exits 1.
+reachable (or with --in-process). Prints the result as JSON on stdout; on error prints
+{"error":...} there instead and exits 1 (logs go to stderr).
 
 Ops:
 ${OP_NAMES.map((n) => `  ${n.padEnd(16)}${OPS[n].summary}`).join("\n")}`,

@@ -1,7 +1,8 @@
 /**
  * `allternit-driver call OP [json]`: one op against the running driver, or against a
  * driver started in this process when none runs. Prints the result as JSON on stdout;
- * an error goes to stderr as JSON and the exit code is 1.
+ * an error is printed there too, as `{"error": …}`, and the exit code is 1. Stdout holds
+ * exactly one JSON value either way: logs go to stderr and never mix with it.
  *
  * @module
  */
@@ -22,7 +23,7 @@ export async function callOnce(
     print(Deno.stdout, result);
     return 0;
   } catch (err) {
-    print(Deno.stderr, { error: toRpcError(err) });
+    print(Deno.stdout, { error: toRpcError(err) });
     return 1;
   }
 }

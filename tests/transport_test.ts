@@ -198,5 +198,5 @@ Deno.test("call: one-shot in process when no driver runs, non-zero on error", as
   assert.equal(JSON.parse(new TextDecoder().decode(ok.stdout)).protocol, 1);
   const bad = await run(["act", '{"window":1}']);
   assert.equal(bad.code, 1);
-  assert.equal(JSON.parse(new TextDecoder().decode(bad.stderr)).error.data.code, "invalid_params");
+  assert.equal(JSON.parse(new TextDecoder().decode(bad.stdout)).error.data.code, "invalid_params");
 });
