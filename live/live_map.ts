@@ -201,7 +201,9 @@ export class LiveMap {
       // A read that finished while this one waited already holds what the app shows.
       if (w && readAt !== undefined && w.readAt > readAt && this.isFresh(w)) return w;
       try {
-        if (!w || full || w.needsFull || maxElements !== undefined) {
+        // Without notifications (degraded) nothing is ever queued: only a read tells.
+        const degraded = this.#subscribeError !== undefined || w?.degraded !== undefined;
+        if (!w || full || w.needsFull || degraded || maxElements !== undefined) {
           return await this.#walk(target, w, maxElements, signal, engineName);
         }
         if (w.pending.size === 0) return w;

@@ -1,0 +1,98 @@
+/**
+ * A scripted engine for unit tests of the live map's own logic (never a stand-in for a
+ * real engine in integration tests): a tree you set, counters of what was asked, and a
+ * way to post notifications.
+ *
+ * @module
+ */
+import type {
+  AppInfo,
+  Availability,
+  Capture,
+  Engine,
+  EngineEvent,
+  EngineStats,
+  NodeRequest,
+  RawNode,
+  WindowTree,
+} from "../engines/engine.ts";
+
+/** A node for scripted trees. */
+export function node(handle: string, name = handle, children: RawNode[] = []): RawNode {
+  return {
+    handle,
+    role: "AXButton",
+    name,
+    bounds: { x: 0, y: 0, w: 10, h: 10 },
+    enabled: true,
+    focused: false,
+    actions: ["press"],
+    children,
+  };
+}
+
+/** The scripted engine. */
+export class FakeEngine implements Engine {
+  readonly name = "fake";
+  readonly ops = ["read_ui"];
+  /** What the app shows now. */
+  tree: RawNode = node("w", "Window", [node("a", "A"), node("b", "B")]);
+  /** What the probe sees as the window's child count. */
+  children = 2;
+  /** Full reads made. */
+  walks = 0;
+  /** Patch requests made. */
+  patches: NodeRequest[][] = [];
+  /** Make subscribe fail. */
+  noNotifications = false;
+  #listener: ((e: EngineEvent) => void) | undefined;
+
+  availability(): Promise<Availability> {
+    return Promise.resolve({ available: true });
+  }
+  listApps(): Promise<AppInfo[]> {
+    return Promise.resolve([]);
+  }
+  readWindow(): Promise<WindowTree> {
+    this.walks++;
+    return Promise.resolve({ root: structuredClone(this.tree), nodes: 3, ms: 0, truncated: false });
+  }
+  readNodes(_w: string, requests: readonly NodeRequest[]): Promise<Map<string, RawNode | null>> {
+    this.patches.push([...requests]);
+    const find = (n: RawNode, h: string): RawNode | undefined =>
+      n.handle === h ? n : n.children.map((c) => find(c, h)).find(Boolean);
+    return Promise.resolve(
+      new Map(requests.map((r) => [r.handle, structuredClone(find(this.tree, r.handle)) ?? null])),
+    );
+  }
+  childCount(): Promise<number> {
+    return Promise.resolve(this.children);
+  }
+  focusedHandle(): Promise<string | null> {
+    return Promise.resolve(null);
+  }
+  act(): Promise<{ via: "action" }> {
+    return Promise.resolve({ via: "action" });
+  }
+  input(): Promise<void> {
+    return Promise.resolve();
+  }
+  capture(): Promise<Capture> {
+    return Promise.reject(new Error("no pixels"));
+  }
+  subscribe(listener: (e: EngineEvent) => void): Promise<() => Promise<void>> {
+    if (this.noNotifications) return Promise.reject(new Error("registry refused"));
+    this.#listener = listener;
+    return Promise.resolve(() => Promise.resolve());
+  }
+  /** Posts a notification as the app would. */
+  post(e: EngineEvent): void {
+    this.#listener?.(e);
+  }
+  stats(): EngineStats {
+    return { calls: 0, walks: this.walks };
+  }
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}

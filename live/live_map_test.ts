@@ -1,0 +1,121 @@
+import assert from "node:assert/strict";
+import { defaultConfig } from "../driver/config.ts";
+import { LiveMap, type Target } from "./live_map.ts";
+import { FakeEngine, node } from "./_fake_engine.ts";
+
+const target: Target = { window: "w1", app: ":1.9", appName: "fake", pid: Deno.pid };
+const signal = () => AbortSignal.timeout(5_000);
+
+async function setup(cfg: Partial<ReturnType<typeof defaultConfig>> = {}) {
+  const engine = new FakeEngine();
+  const live = new LiveMap(() => engine, { ...defaultConfig(), ...cfg });
+  return { engine, live };
+}
+
+Deno.test("LiveMap answers a clean window from memory and patches only the node named", async () => {
+  const { engine, live } = await setup({ probe_ms: 60_000 });
+  await live.start();
+  try {
+    const w = await live.refresh(target, undefined, signal());
+    assert.equal((await live.current(w, signal())).cached, true);
+    assert.equal(engine.walks, 1);
+    engine.tree.children[0]!.name = "A2";
+    engine.post({ app: target.app, kind: "property", handle: "a" });
+    const after = await live.current(w, signal());
+    assert.equal(after.cached, false);
+    assert.equal(engine.walks, 1, "no second walk");
+    assert.deepEqual(engine.patches, [[{ handle: "a", scope: "node" }]]);
+    assert.ok(after.watched.map.elements.some((e) => e.name === "A2"));
+  } finally {
+    await live.close();
+  }
+});
+
+Deno.test("LiveMap reads bounds-only for bounds, a subtree for structure, all for window events", async () => {
+  const { engine, live } = await setup({ probe_ms: 60_000 });
+  await live.start();
+  try {
+    const w = await live.refresh(target, undefined, signal());
+    engine.post({ app: target.app, kind: "bounds", handle: "b" });
+    engine.post({ app: target.app, kind: "bounds", handle: "zz" }); // not in the map: ignored
+    await live.current(w, signal());
+    assert.deepEqual(engine.patches.at(-1), [{ handle: "b", scope: "bounds" }]);
+    engine.tree.children.push(node("c", "C"));
+    engine.post({ app: target.app, kind: "structure", handle: "w" });
+    const grown = await live.current(w, signal());
+    assert.deepEqual(engine.patches.at(-1), [{ handle: "w", scope: "subtree" }]);
+    assert.ok(grown.watched.map.elements.some((e) => e.name === "C"));
+    engine.post({ app: target.app, kind: "window", handle: "w" });
+    await live.current(w, signal());
+    assert.equal(engine.walks, 2, "a window-level change reads the window again");
+  } finally {
+    await live.close();
+  }
+});
+
+Deno.test("LiveMap goes to a full read after a burst past burst_limit", async () => {
+  const { engine, live } = await setup({ probe_ms: 60_000, burst_limit: 3 });
+  await live.start();
+  try {
+    const w = await live.refresh(target, undefined, signal());
+    for (let i = 0; i < 5; i++) engine.post({ app: target.app, kind: "structure", handle: "a" });
+    await live.current(w, signal());
+    assert.equal(engine.walks, 2);
+    assert.equal(engine.patches.length, 0);
+  } finally {
+    await live.close();
+  }
+});
+
+Deno.test("LiveMap without notifications says degraded and reuses the map at most degraded_reuse_ms", async () => {
+  const { engine, live } = await setup({ degraded_reuse_ms: 50 });
+  engine.noNotifications = true;
+  await live.start();
+  try {
+    const w = await live.refresh(target, undefined, signal());
+    assert.equal(live.state(w).state, "degraded");
+    assert.match(live.state(w).reason!, /no_notifications/);
+    assert.equal((await live.current(w, signal())).cached, true);
+    await new Promise((r) => setTimeout(r, 60));
+    assert.equal((await live.current(w, signal())).cached, false);
+    assert.equal(engine.walks, 2);
+  } finally {
+    await live.close();
+  }
+});
+
+Deno.test("LiveMap's probe degrades a window after two changes no notification announced", async () => {
+  const { engine, live } = await setup({ probe_ms: 50 });
+  await live.start();
+  try {
+    let w = await live.refresh(target, undefined, signal());
+    const waitFor = async (cond: () => boolean) => {
+      const deadline = performance.now() + 3_000;
+      while (!cond() && performance.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      assert.ok(cond());
+    };
+    await waitFor(() => w.probe !== undefined);
+    engine.children = 3; // a change the app never announced
+    await waitFor(() => w.needsFull);
+    w = await live.refresh(target, undefined, signal());
+    await waitFor(() => w.probe !== undefined);
+    engine.children = 4;
+    await waitFor(() => w.degraded !== undefined);
+    assert.equal(live.state(w).state, "degraded");
+  } finally {
+    await live.close();
+  }
+});
+
+Deno.test("LiveMap drops an app's windows when the app is gone", async () => {
+  const { engine, live } = await setup();
+  await live.start();
+  try {
+    await live.refresh(target, undefined, signal());
+    assert.equal(live.windows.size, 1);
+    engine.post({ app: target.app, kind: "gone" });
+    assert.equal(live.windows.size, 0);
+  } finally {
+    await live.close();
+  }
+});
