@@ -26,6 +26,7 @@ const SCRIPTS = [
   "bench/atspi_walk_bench.ts",
   "bench/driver_bench.ts",
   "bench/live_bench.ts",
+  "bench/vision_bench.ts",
 ];
 
 const only = Deno.args.filter((a) => !a.startsWith("-"));

@@ -67,8 +67,22 @@ export function backgroundLuma(luma: Uint8Array, owners: Int32Array): number {
   return counts[best] === 0 ? 255 : best;
 }
 
+/** Ink runs at least this long (pixels) are rules and borders, not text. */
+export const RULE_LENGTH = 48;
+
+/** Per pixel, its owner when it is ink; and which pixels were rules. */
+export interface InkMap {
+  /** Owner index for ink pixels, -3 elsewhere. */
+  ink: Int32Array;
+  /** 1 where a rule (a long straight run of ink) was taken out. */
+  rules: Uint8Array;
+}
+
 /**
- * The text lines of every owner, in no particular order.
+ * Marks ink: pixels differing by more than {@link INK_CONTRAST} from their owner's
+ * background, frames excepted. Straight runs of {@link RULE_LENGTH} or more are taken
+ * out as rules: a window border or separator spanning every row and column would
+ * otherwise leave the XY cut nothing to split.
  *
  * @param luma One byte per pixel.
  * @param width Pixels per row.
@@ -76,15 +90,14 @@ export function backgroundLuma(luma: Uint8Array, owners: Int32Array): number {
  * @param boxes The boxes `owners` was made from (their fill is their background).
  * @param background The window background's luma ({@link backgroundLuma}).
  */
-export function findTextLeaves(
+export function inkMap(
   luma: Uint8Array,
   width: number,
   owners: Int32Array,
   boxes: readonly Box[],
   background: number,
-): TextLeaf[] {
+): InkMap {
   const height = luma.length / width;
-  // Per pixel: its owner when it is ink, else -3; cutting then asks one question per pixel.
   const ink = new Int32Array(luma.length).fill(-3);
   for (let i = 0; i < luma.length; i++) {
     const o = owners[i]!;
@@ -92,6 +105,39 @@ export function findTextLeaves(
     const bg = o === BACKGROUND ? background : boxes[o]!.fill;
     if (Math.abs(luma[i]! - bg) > INK_CONTRAST) ink[i] = o;
   }
+  const rules = new Uint8Array(luma.length);
+  const mark = (start: number, step: number, n: number) => {
+    for (let k = 0, p = start; k < n; k++, p += step) rules[p] = 1;
+  };
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width;) {
+      let e = x;
+      while (e < width && ink[y * width + e] !== -3) e++;
+      if (e - x >= RULE_LENGTH) mark(y * width + x, 1, e - x);
+      x = e + 1;
+    }
+  }
+  for (let x = 0; x < width; x++) {
+    for (let y = 0; y < height;) {
+      let e = y;
+      while (e < height && ink[e * width + x] !== -3) e++;
+      if (e - y >= RULE_LENGTH) mark(y * width + x, width, e - y);
+      y = e + 1;
+    }
+  }
+  for (let i = 0; i < rules.length; i++) if (rules[i] === 1) ink[i] = -3;
+  return { ink, rules };
+}
+
+/**
+ * The text lines of every owner, in no particular order.
+ *
+ * @param ink From {@link inkMap}.
+ * @param width Pixels per row.
+ * @param boxes The boxes the owners index.
+ */
+export function findTextLeaves(ink: Int32Array, width: number, boxes: readonly Box[]): TextLeaf[] {
+  const height = ink.length / width;
   const leaves: TextLeaf[] = [];
   const regions: [PixelRect, number][] = [[{ x: 0, y: 0, w: width, h: height }, BACKGROUND]];
   boxes.forEach((b, i) => regions.push([b.rect, i]));
@@ -107,16 +153,20 @@ function cut(ink: Int32Array, width: number, r: PixelRect, owner: number, out: T
   }, 0);
   if (bands.length === 0) return;
   if (bands.length > 1) {
-    for (const [y0, y1] of bands) cut(ink, width, { x: r.x, y: r.y + y0, w: r.w, h: y1 - y0 }, owner, out);
+    for (const [y0, y1] of bands) {
+      cut(ink, width, { x: r.x, y: r.y + y0, w: r.w, h: y1 - y0 }, owner, out);
+    }
     return;
   }
   const [b0, b1] = bands[0]!;
   const y = r.y + b0, h = b1 - b0;
   // Gaps wider than a line's height separate labels; narrower ones are spaces in a line.
+  // A band too tall to be one line (a rule or picture beside text) splits at any gap.
+  const joinGap = h <= MAX_LINE_HEIGHT ? Math.max(4, Math.round(1.2 * h)) : 2;
   const columns = runs(r.w, 0, (i) => {
     for (let k = 0; k < h; k++) if (ink[(y + k) * width + r.x + i] === owner) return true;
     return false;
-  }, Math.max(4, Math.round(1.2 * h)));
+  }, joinGap);
   if (columns.length > 1) {
     for (const [x0, x1] of columns) cut(ink, width, { x: r.x + x0, y, w: x1 - x0, h }, owner, out);
     return;

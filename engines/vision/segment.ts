@@ -3,8 +3,9 @@
  * (buttons, fields, panels), found by a flood fill over the capture's luma.
  *
  * A region grows over 4-connected neighbours whose luma differs by at most `tolerance`
- * from the pixel it is reached from and by at most four times that from its seed, so a
- * gentle gradient stays one region while anti-aliased glyph edges do not join it. A region
+ * from the pixel it is reached from (and by at most 16 times that from its seed, which
+ * bounds the drift along a long ramp), so a button's gentle gradient stays one region
+ * while the steeper steps of anti-aliased glyph edges do not join it. A region
  * is a box when it does not touch the capture's edge (that is the window background), is
  * at least `minSide` pixels both ways, fills at least a quarter of its bounding rectangle
  * (text and nested controls are holes in it), owns at least 85 % of that rectangle's
@@ -51,6 +52,8 @@ export const MAX_FRAME = 8;
 const MIN_SOLIDITY = 0.25;
 const MIN_OUTLINE = 0.85;
 const MIN_EDGE = 0.6;
+/** A region strays at most this many tolerances from its seed's luma. */
+const SEED_SPREAD = 16;
 
 /**
  * Rec. 601 luma of every pixel, 0 to 255.
@@ -153,14 +156,14 @@ function absorbFrames(boxes: Box[]): Box[] {
       const covered = ((r.w + 2 * inner.frame) * (r.h + 2 * inner.frame)) / (o.w * o.h);
       if (covered < 0.9) continue;
       dropped.add(outer);
-      inner.frame = Math.min(MAX_FRAME, Math.max(inner.frame, gap + outer.frame));
+      inner.frame = Math.min(MAX_FRAME, Math.max(inner.frame, gap));
     }
   }
   return boxes.filter((b) => !dropped.has(b));
 }
 
 function joins(n: number, v: number, base: number, tol: number): boolean {
-  return Math.abs(n - v) <= tol && Math.abs(n - base) <= 4 * tol;
+  return Math.abs(n - v) <= tol && Math.abs(n - base) <= SEED_SPREAD * tol;
 }
 
 /** Share of the rectangle's outline pixels that belong to region `id`. */

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { DriverError } from "../../protocol/errors.ts";
+import { DriverError } from "../protocol/errors.ts";
 
 /** libtesseract symbols. `TessBaseAPI *` and `char *` results are pointers. */
 export const TESSERACT_SYMBOLS = {

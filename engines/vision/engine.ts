@@ -1,0 +1,253 @@
+/**
+ * The vision engine: windows read from their pixels, for apps with no accessibility tree
+ * (plain X apps, canvases, games). A read captures the window, proposes boxes and text
+ * lines (analyse.ts), reads the lines with Tesseract, and answers a {@link RawNode} tree
+ * the element map gives ids like any other. Reads are cached by the capture's hash, so
+ * unchanged pixels cost a capture and a hash, no OCR. Actions are pixel input at the
+ * element's centre. There are no notifications: {@link VisionEngine.subscribe} delivers
+ * nothing, and a caller learns of changes by reading again. A read sees what the screen
+ * shows where the window is: a window covered by another reads the cover.
+ *
+ * @module
+ */
+import type { ActionName, Bounds } from "../../protocol/element.ts";
+import { DriverError } from "../../protocol/errors.ts";
+import { log } from "../../util/log.ts";
+import type {
+  ActOutcome,
+  AppInfo,
+  Availability,
+  Capture,
+  Engine,
+  EngineEvent,
+  EngineStats,
+  NodeRequest,
+  PixelInput,
+  RawNode,
+  ReadBudget,
+  WindowTree,
+} from "../engine.ts";
+import { captureScreen, captureWindow, sendInput, windowBounds, X11Display } from "../x11/mod.ts";
+import { pixelPlan } from "./act.ts";
+import { analyse, type Analysis } from "./analyse.ts";
+import { captureKey, LruCache } from "./cache.ts";
+import { type LineReader, TesseractReader } from "./ocr.ts";
+import { VISION_OPS } from "./ops.ts";
+import { nodesByHandle, toTree } from "./tree.ts";
+import { findWindow, listWindows, parseWindowId, type WindowHint } from "./windows.ts";
+
+/** A line reader the engine owns and closes. */
+export type OwnedReader = LineReader & { close?(): void | Promise<void> };
+
+/** Engine settings. */
+export interface VisionOptions {
+  /** Environment lookup (`DISPLAY`). */
+  env?: (k: string) => string | undefined;
+  /** Makes the OCR (default: Tesseract through libtesseract, English). */
+  reader?: () => OwnedReader;
+  /** Analyses kept by capture hash (default 32; 0: every read runs OCR). */
+  cacheSize?: number;
+}
+
+/** One vision read: the tree, each node's crop, and the pixels it came from. */
+export interface VisionRead extends WindowTree {
+  /** Crop of each node, by handle (see map/crop.ts). */
+  crops: Map<string, string>;
+  /** The capture the tree was read from. */
+  capture: Capture;
+  /** Hash of the capture's pixels. */
+  key: string;
+  /** Answered from the cache: the pixels were seen before, no OCR ran. */
+  cached: boolean;
+}
+
+/** Pixels + Tesseract. */
+export class VisionEngine implements Engine {
+  readonly name = "vision";
+  readonly ops: readonly string[] = VISION_OPS;
+  readonly #env: (k: string) => string | undefined;
+  readonly #makeReader: () => OwnedReader;
+  readonly #cache: LruCache<Analysis>;
+  readonly #pending = new Map<string, Promise<Analysis>>();
+  readonly #facts = new Map<string, { title: string; focused: boolean }>();
+  readonly #last = new Map<string, { capture: Capture; bounds: Bounds }>();
+  #display: X11Display | undefined;
+  #reader: OwnedReader | undefined;
+  #walks = 0;
+  #lines = 0;
+  #closed = false;
+
+  /** Nothing is opened until the first call. */
+  constructor(options: VisionOptions = {}) {
+    this.#env = options.env ?? ((k) => Deno.env.get(k));
+    this.#makeReader = options.reader ?? (() => TesseractReader.open());
+    this.#cache = new LruCache(options.cacheSize ?? 32);
+  }
+
+  availability(): Promise<Availability> {
+    try {
+      this.#x11();
+      this.#ocr();
+      return Promise.resolve({ available: true });
+    } catch (err) {
+      const reason = err instanceof DriverError
+        ? String(err.data.reason ?? err.message)
+        : String(err);
+      return Promise.resolve({ available: false, reason });
+    }
+  }
+
+  #x11(): X11Display {
+    if (this.#closed) {
+      throw new DriverError("driver_unavailable", "The vision engine is closed", {
+        reason: "closed",
+      });
+    }
+    this.#display ??= X11Display.open(this.#env("DISPLAY"));
+    return this.#display;
+  }
+
+  #ocr(): OwnedReader {
+    this.#reader ??= this.#makeReader();
+    return this.#reader;
+  }
+
+  #xid(window: string): number {
+    const xid = parseWindowId(window);
+    if (xid === undefined) {
+      throw new DriverError("window_not_found", `No window "${window}"`, { version: 0 });
+    }
+    return xid;
+  }
+
+  listApps(signal: AbortSignal): Promise<AppInfo[]> {
+    signal.throwIfAborted();
+    const { apps } = listWindows(this.#x11());
+    for (const w of apps.flatMap((a) => a.windows)) {
+      this.#facts.set(w.window, { title: w.title, focused: w.focused });
+    }
+    return Promise.resolve(apps);
+  }
+
+  /** The vision window for a window another engine listed; `undefined` when none matches. */
+  windowFor(hint: WindowHint): string | undefined {
+    return findWindow(listWindows(this.#x11()), hint);
+  }
+
+  /** Reads a window from its pixels, with crops and the capture behind them. */
+  async read(window: string, budget: ReadBudget): Promise<VisionRead> {
+    const started = performance.now();
+    budget.signal.throwIfAborted();
+    const display = this.#x11();
+    const xid = this.#xid(window);
+    const bounds = windowBounds(display, xid);
+    const capture = captureWindow(display, xid);
+    const key = captureKey(capture);
+    let analysis = this.#cache.get(key);
+    const cached = analysis !== undefined;
+    if (analysis === undefined) analysis = await this.#analyse(key, capture, budget.signal);
+    // New pixels may come with a new title or focus; listing is cheap beside OCR.
+    if (!cached || !this.#facts.has(window)) await this.listApps(budget.signal);
+    const tree = toTree(
+      analysis.proposals,
+      capture,
+      { window, title: "", focused: false, ...this.#facts.get(window) },
+      budget.maxElements,
+    );
+    this.#last.set(window, { capture, bounds });
+    return { ...tree, ms: performance.now() - started, capture, key, cached };
+  }
+
+  #analyse(key: string, capture: Capture, signal: AbortSignal): Promise<Analysis> {
+    const pending = this.#pending.get(key);
+    if (pending) return pending;
+    this.#walks++;
+    const run = analyse(capture, this.#ocr(), signal).then((a) => {
+      this.#lines += a.lines;
+      this.#cache.set(key, a);
+      return a;
+    }).finally(() => this.#pending.delete(key));
+    this.#pending.set(key, run);
+    return run;
+  }
+
+  async readWindow(window: string, budget: ReadBudget): Promise<WindowTree> {
+    const { root, nodes, ms, truncated } = await this.read(window, budget);
+    return { root, nodes, ms, truncated };
+  }
+
+  async readNodes(
+    window: string,
+    requests: readonly NodeRequest[],
+    budget: ReadBudget,
+  ): Promise<Map<string, RawNode | null>> {
+    // A node can't be read alone from pixels: read the window (cached when unchanged).
+    const byHandle = nodesByHandle((await this.read(window, budget)).root);
+    return new Map(requests.map(({ handle }) => [handle, byHandle.get(handle) ?? null]));
+  }
+
+  async childCount(window: string, signal: AbortSignal): Promise<number> {
+    const { root } = await this.read(window, { maxElements: Infinity, signal });
+    return root.children.length;
+  }
+
+  /** Pixels show no keyboard focus: always `null`. */
+  focusedHandle(_window: string, signal: AbortSignal): Promise<string | null> {
+    signal.throwIfAborted();
+    return Promise.resolve(null);
+  }
+
+  async act(
+    window: string,
+    node: RawNode,
+    action: ActionName,
+    value: string | undefined,
+    signal: AbortSignal,
+  ): Promise<ActOutcome> {
+    const display = this.#x11();
+    const now = windowBounds(display, this.#xid(window));
+    // The element was read at the window's old place; follow the window if it moved.
+    const then = this.#last.get(window)?.bounds ?? now;
+    const plan = pixelPlan(node, action, value, { dx: now.x - then.x, dy: now.y - then.y });
+    for (const input of plan) await sendInput(display, input, signal);
+    return { via: "pixel" };
+  }
+
+  async input(input: PixelInput, signal: AbortSignal): Promise<void> {
+    await sendInput(this.#x11(), input, signal);
+  }
+
+  capture(window: string | undefined, signal: AbortSignal): Promise<Capture> {
+    signal.throwIfAborted();
+    const display = this.#x11();
+    if (window === undefined) return Promise.resolve(captureScreen(display));
+    return Promise.resolve(captureWindow(display, this.#xid(window)));
+  }
+
+  /** The capture behind the latest read of `window` (for `crops`, without capturing again). */
+  lastCapture(window: string): Capture | undefined {
+    return this.#last.get(window)?.capture;
+  }
+
+  /**
+   * Vision has no notifications: nothing is ever delivered. A change shows only when the
+   * window is read again (a new capture; unchanged pixels are answered from the cache).
+   */
+  subscribe(_listener: (event: EngineEvent) => void): Promise<() => Promise<void>> {
+    log("debug", "vision engine has no notifications; windows are re-read to see changes");
+    return Promise.resolve(() => Promise.resolve());
+  }
+
+  /** `walks`: OCR runs (reads that were not answered from the cache); `calls`: OCR lines. */
+  stats(): EngineStats {
+    return { calls: this.#lines, walks: this.#walks };
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.allSettled([...this.#pending.values()]);
+    await this.#reader?.close?.();
+    this.#display?.close();
+  }
+}
