@@ -42,6 +42,12 @@ export class DriverCore {
     );
   }
 
+  /** The engine named, when it is loaded and available. */
+  available(name: string): Engine | undefined {
+    const l = this.#loaded.find((x) => x.entry.name === name && x.availability.available);
+    return l?.engine;
+  }
+
   /** Some engine can serve, so ops are routed (else they fail with its reasons). */
   get routable(): boolean {
     return this.#loaded.some((l) => l.engine && l.availability.available);

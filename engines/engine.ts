@@ -150,6 +150,11 @@ export interface Engine {
   readonly name: string;
   /** The ops this engine can serve (router: capability first). */
   readonly ops: readonly string[];
+  /**
+   * False for engines that cannot announce changes (vision, a polled Cua): the live map
+   * then treats their windows as degraded and reads them again after a short reuse.
+   */
+  readonly notifies?: boolean;
   /** Can it serve here, and if not, why. Cheap; may be cached by the engine. */
   availability(): Promise<Availability>;
   /** Running apps with their windows. */

@@ -7,6 +7,7 @@
  */
 import type { Availability, Engine } from "./engine.ts";
 import { ATSPI_OPS } from "./atspi/ops.ts";
+import { VISION_OPS } from "./vision/ops.ts";
 
 /** A known engine, loaded on demand. */
 export interface EngineEntry {
@@ -22,11 +23,22 @@ export interface EngineEntry {
 
 /** Engines known to this build, in the order the router prefers them. */
 export const ENGINES: readonly EngineEntry[] = [
+  // The native engine of each OS first: it reads in process and hears notifications.
   {
     name: "atspi",
     os: ["linux"],
     ops: ATSPI_OPS,
     load: async () => new (await import("./atspi/engine.ts")).AtspiEngine(),
+  },
+
+
+
+  {
+    // Pixels and OCR, for windows with no accessibility tree (X11 capture and input).
+    name: "vision",
+    os: ["linux"],
+    ops: VISION_OPS,
+    load: async () => new (await import("./vision/engine.ts")).VisionEngine(),
   },
 ];
 

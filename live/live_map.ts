@@ -235,8 +235,10 @@ export class LiveMap {
       signal,
       callTimeoutMs: w ? this.#cfg.app_timeout_ms : this.#cfg.default_app_timeout_ms,
     });
-    return this.windows.record(target.window, { ...target, engine: engine.name }, tree, seen)
+    const read = this.windows.record(target.window, { ...target, engine: engine.name }, tree, seen)
       .watched;
+    if (engine.notifies === false) read.degraded ??= `no_notifications_from_${engine.name}`;
+    return read;
   }
 
   async #patch(target: Target, w: Watched, signal: AbortSignal): Promise<Watched> {

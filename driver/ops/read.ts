@@ -7,7 +7,8 @@ import { addCrops } from "../../map/mod.ts";
 import type { HandlerResultOf, ParamsOf } from "../../protocol/ops.ts";
 import type { CallContext } from "../../rpc/dispatcher.ts";
 import type { DriverCore } from "../core.ts";
-import { resolveTarget } from "../target.ts";
+import { resolveTarget, type Target } from "../target.ts";
+import type { Engine } from "../../engines/engine.ts";
 import type { Element } from "../../protocol/element.ts";
 import type { Watched } from "../../live/windows.ts";
 import { DriverError } from "../../protocol/errors.ts";
@@ -24,6 +25,34 @@ function watchedApp(core: DriverCore, app: string | number | undefined): Watched
     : all.find((w) => w.appName.toLowerCase() === app.toLowerCase());
 }
 
+/**
+ * Finds the window to read with the routed engine; an app that engine does not know
+ * (no accessibility tree at all: xcalc, xterm, a canvas) is looked for by the vision
+ * engine, whose reads then come from pixels.
+ */
+async function locate(
+  core: DriverCore,
+  engine: Engine,
+  p: ParamsOf<"read_ui">,
+  ctx: CallContext,
+): Promise<{ target: Target; engine: string }> {
+  try {
+    return { target: await resolveTarget(engine, p, ctx.signal), engine: engine.name };
+  } catch (err) {
+    const vision = core.available("vision");
+    const missing = err instanceof DriverError &&
+      (err.code === "app_not_running" || err.code === "window_not_found");
+    if (!missing || !vision || vision === engine || p.app === undefined && p.window === undefined) {
+      throw err;
+    }
+    const target = await resolveTarget(vision, p, ctx.signal).catch(() => {
+      throw err; // Vision does not see it either: the first engine's answer stands.
+    });
+    core.router.markDegraded(target.appName, "no_accessibility_tree");
+    return { target, engine: vision.name };
+  }
+}
+
 /** Serves `read_ui`. */
 export async function readUi(
   core: DriverCore,
@@ -32,34 +61,46 @@ export async function readUi(
 ): Promise<HandlerResultOf<"read_ui">> {
   const engine = core.engine(ctx.engine);
   const known = p.window !== undefined ? core.live.windows.peek(p.window) : watchedApp(core, p.app);
-  const target = known
-    ? { window: known.window, app: known.app, appName: known.appName, pid: known.pid }
-    : await resolveTarget(engine, p, ctx.signal);
+  const located = known
+    ? {
+      target: { window: known.window, app: known.app, appName: known.appName, pid: known.pid },
+      engine: known.map.engine,
+    }
+    : await locate(core, engine, p, ctx);
   const fresh = known && !p.fresh && p.max_elements === undefined ? known : undefined;
-  const read = () =>
-    fresh
-      ? core.live.current(fresh, ctx.signal)
-      : core.live.refresh(target, p.max_elements, ctx.signal, p.fresh === true, ctx.engine).then((
-        w,
-      ) => ({
-        watched: w,
-        cached: false,
-      }));
+  const read = async () =>
+    fresh ? await core.live.current(fresh, ctx.signal) : {
+      watched: await core.live.refresh(
+        located.target,
+        p.max_elements,
+        ctx.signal,
+        p.fresh === true,
+        located.engine,
+      ),
+      cached: false,
+    };
   const { watched: w, cached } = await read().catch(async (err) => {
     // The app's remembered window closed: look the app up again, it may have another.
     if (
       p.window === undefined && known && err instanceof DriverError &&
       err.code === "window_not_found"
     ) {
-      const t = await resolveTarget(engine, p, ctx.signal);
-      return { watched: await core.live.refresh(t, p.max_elements, ctx.signal), cached: false };
+      const again = await locate(core, engine, p, ctx);
+      const watched = await core.live.refresh(
+        again.target,
+        p.max_elements,
+        ctx.signal,
+        false,
+        again.engine,
+      );
+      return { watched, cached: false };
     }
     throw err;
   });
   const map = w.map;
   let body: Partial<HandlerResultOf<"read_ui">>;
   const withCrops = async (els: readonly Element[]): Promise<Element[]> =>
-    p.crops ? addCrops(els, await engine.capture(w.window, ctx.signal)) : [...els];
+    p.crops ? addCrops(els, await core.engine(map.engine).capture(w.window, ctx.signal)) : [...els];
   if (p.since !== undefined) {
     const d = map.since(p.since);
     body = d.reset ? { reset: true, elements: await withCrops(d.elements) } : {
@@ -70,10 +111,7 @@ export async function readUi(
   } else {
     body = { elements: await withCrops(map.elements) };
   }
-  // The router decides where elements should come from. No vision engine is wired
-  // into this build yet, so a read that wants vision still answers the tree and says so.
-  const src = core.router.sources(w.appName, map.elements.length);
-  const wantsVision = src.source !== "tree";
+  const source = sourceOf(core, w);
   return {
     app: w.appName,
     pid: w.pid,
@@ -83,11 +121,31 @@ export async function readUi(
     ...(w.truncated ? { truncated: true } : {}),
     cached,
     live: core.live.state(w),
-    source: "tree",
-    ...(wantsVision
-      ? { source_reason: `${src.source_reason}; no vision engine in this build` }
-      : {}),
-    ...(src.source === "vision" ? { degraded: true, degraded_reason: src.source_reason! } : {}),
+    ...source,
     engine: map.engine,
+  };
+}
+
+/**
+ * Where this answer's elements came from, as the router sees it. Pixels for apps with no
+ * tree at all; for an empty or thin tree of an app on the bus, the router wants vision
+ * too, which this build does not merge yet, and the answer says so.
+ */
+function sourceOf(core: DriverCore, w: Watched) {
+  if (w.map.engine === "vision") {
+    const reason = core.router.degradedReason(w.appName) ?? "no_accessibility_tree";
+    return {
+      source: "vision" as const,
+      source_reason: reason,
+      degraded: true,
+      degraded_reason: reason,
+    };
+  }
+  const src = core.router.sources(w.appName, w.map.elements.length);
+  if (src.source === "tree") return { source: "tree" as const };
+  return {
+    source: "tree" as const,
+    source_reason: `${src.source_reason}; merging vision into a tree read is not built yet`,
+    ...(src.source === "vision" ? { degraded: true, degraded_reason: src.source_reason! } : {}),
   };
 }

@@ -65,6 +65,8 @@ export interface VisionRead extends WindowTree {
 export class VisionEngine implements Engine {
   readonly name = "vision";
   readonly ops: readonly string[] = VISION_OPS;
+  /** Pixels announce nothing: the live map reads vision windows again after a short reuse. */
+  readonly notifies = false;
   readonly #env: (k: string) => string | undefined;
   readonly #makeReader: () => OwnedReader;
   readonly #cache: LruCache<Analysis>;
