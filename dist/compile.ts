@@ -22,6 +22,10 @@ export const TARGETS = [
 ] as const;
 
 const OUT = new URL("./out/", import.meta.url).pathname;
+/** Modules started as workers (the AXHub's run loop, UIA's MTA thread). */
+const WORKERS = ["live/macos/hub_worker.ts", "engines/uia/worker.ts"].map((p) =>
+  new URL(`../${p}`, import.meta.url).pathname
+);
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
 async function sha256(path: string): Promise<string> {
@@ -37,7 +41,18 @@ async function build(target: string): Promise<{ file: string; sha256: string }> 
   const env = Deno.env.toObject();
   if (!env.DENORT_BIN) delete env.DENORT_BIN;
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["compile", "--allow-all", "--no-check", "--target", target, "--output", tmp, MAIN],
+    args: [
+      "compile",
+      "--allow-all",
+      "--no-check",
+      // Workers are loaded by URL at run time, so the compiler must be told to embed them.
+      ...WORKERS.flatMap((w) => ["--include", w]),
+      "--target",
+      target,
+      "--output",
+      tmp,
+      MAIN,
+    ],
     stdout: "piped",
     stderr: "piped",
     clearEnv: true,
