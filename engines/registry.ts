@@ -7,6 +7,8 @@
  */
 import type { Availability, Engine } from "./engine.ts";
 import { ATSPI_OPS } from "./atspi/ops.ts";
+import { UIA_OPS } from "./uia/ops.ts";
+import { AX_OPS } from "./ax/ops.ts";
 import { VISION_OPS } from "./vision/ops.ts";
 
 /** A known engine, loaded on demand. */
@@ -30,8 +32,18 @@ export const ENGINES: readonly EngineEntry[] = [
     ops: ATSPI_OPS,
     load: async () => new (await import("./atspi/engine.ts")).AtspiEngine(),
   },
-
-
+  {
+    name: "uia",
+    os: ["windows"],
+    ops: UIA_OPS,
+    load: async () => new (await import("./uia/engine.ts")).UiaEngine(),
+  },
+  {
+    name: "ax",
+    os: ["darwin"],
+    ops: AX_OPS,
+    load: async () => new (await import("./ax/engine.ts")).AxEngine(),
+  },
 
   {
     // Pixels and OCR, for windows with no accessibility tree (X11 capture and input).
