@@ -35,13 +35,18 @@ const ElementAction = {
   value: z.string().optional(),
 };
 
+/** Actions that put text somewhere need the text. */
+const needsValue = (p: { action: string; value?: string | undefined }) =>
+  !(p.action === "set_value" || p.action === "type_text") || p.value !== undefined;
+const valueIssue = { message: "Required for set_value and type_text", path: ["value"] };
+
 /** `act`. */
 export const ActParams = z.strictObject({
   window: WindowId,
   version: Version,
   ...ElementAction,
   ...timeout,
-});
+}).refine(needsValue, valueIssue);
 
 /** `pixel_click`. */
 export const PixelClickParams = z.strictObject({
@@ -88,7 +93,10 @@ const PixelStep = z.discriminatedUnion("op", [
 ]);
 
 /** One `run_batch` step. */
-export const BatchStep = z.union([z.strictObject(ElementAction), PixelStep]);
+export const BatchStep = z.union([
+  z.strictObject(ElementAction).refine(needsValue, valueIssue),
+  PixelStep,
+]);
 /** One `run_batch` step. */
 export type BatchStep = z.infer<typeof BatchStep>;
 

@@ -108,6 +108,14 @@ export async function performAction(
   }
 }
 
+/** The protocol's schema already demands `value` for these; this keeps the engine honest. */
+function required(value: string | undefined, action: string): string {
+  if (value !== undefined) return value;
+  throw new DriverError("invalid_params", `${action} needs "value"`, {
+    issues: [{ path: ["value"], message: `Required for ${action}` }],
+  });
+}
+
 async function setValue(
   client: AtspiClient,
   ref: Ref,
@@ -115,11 +123,7 @@ async function setValue(
   value: string | undefined,
   limits: CallLimits,
 ): Promise<ActOutcome> {
-  if (value === undefined) {
-    throw new DriverError("invalid_params", 'set_value needs "value"', {
-      issues: [{ path: ["value"], message: "Required for set_value" }],
-    });
-  }
+  value = required(value, "set_value");
   if (!node.actions.includes("set_value")) throw refused(node, "set the value of");
   if (node.actions.includes("type_text")) {
     const [ok] = await client.call(ref, "EditableText", "SetTextContents", limits, "s", [value]);
@@ -147,11 +151,7 @@ async function typeText(
   value: string | undefined,
   limits: CallLimits,
 ): Promise<ActOutcome> {
-  if (value === undefined) {
-    throw new DriverError("invalid_params", 'type_text needs "value"', {
-      issues: [{ path: ["value"], message: "Required for type_text" }],
-    });
-  }
+  value = required(value, "type_text");
   if (!node.actions.includes("type_text")) throw refused(node, "type into");
   // Inserting at the caret types like a person would, without depending on which X
   // window has keyboard focus (there is no window manager on a headless guest).

@@ -26,9 +26,11 @@ export interface TopLevelWindow {
 
 const ANY_TYPE = 0n;
 const IS_VIEWABLE = 2;
-/** `map_state` in XWindowAttributes on x86_64 (see windows.ts). */
+/** `map_state` in XWindowAttributes on x86_64 (after 6 ints, Visual*, root, 4 ints, 3 longs, colormap, Bool). */
 const MAP_STATE_OFFSET = 92;
+/** sizeof(XWindowAttributes) is 136 on x86_64; room to spare. */
 const ATTRIBUTES_SIZE = 160;
+/** Root -> (WM frame ->) client: two levels below the root cover reparenting WMs. */
 const MAX_DEPTH = 3;
 /** Longest property read, in 32-bit units (titles longer than 4 KiB are cut). */
 const MAX_PROPERTY = 1024n;
