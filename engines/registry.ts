@@ -7,6 +7,7 @@
  */
 import type { Availability, Engine } from "./engine.ts";
 import { ATSPI_OPS } from "./atspi/ops.ts";
+import { CUA_OPS } from "./cua/ops.ts";
 import { UIA_OPS } from "./uia/ops.ts";
 import { AX_OPS } from "./ax/ops.ts";
 import { VISION_OPS } from "./vision/ops.ts";
@@ -44,7 +45,14 @@ export const ENGINES: readonly EngineEntry[] = [
     ops: AX_OPS,
     load: async () => new (await import("./ax/engine.ts")).AxEngine(),
   },
-
+  {
+    // Cua Driver over MCP, when `ALLTERNIT_CUA_DRIVER` or PATH has `cua-driver`; its real
+    // ops come from the tools the child lists (these are the most Cua 0.34 serves).
+    name: "cua",
+    os: ["linux", "darwin", "windows"],
+    ops: CUA_OPS,
+    load: async () => (await import("./cua/engine.ts")).CuaEngine.fromEnvironment(),
+  },
   {
     // Pixels and OCR, for windows with no accessibility tree (X11 capture and input).
     name: "vision",
