@@ -48,6 +48,24 @@ export class DriverCore {
     return l?.engine;
   }
 
+  /**
+   * Asks every loaded engine again whether it can serve (a Cua child may be restarting,
+   * or have come back); `hello` calls this so it never reports a stale state.
+   */
+  async recheck(): Promise<void> {
+    await Promise.all(this.#loaded.map(async (l) => {
+      if (!l.engine) return;
+      try {
+        l.availability = await l.engine.availability();
+      } catch (err) {
+        l.availability = {
+          available: false,
+          reason: err instanceof Error ? err.message : String(err),
+        };
+      }
+    }));
+  }
+
   /** Some engine can serve, so ops are routed (else they fail with its reasons). */
   get routable(): boolean {
     return this.#loaded.some((l) => l.engine && l.availability.available);

@@ -62,7 +62,8 @@ export class Driver {
   static async start(options: DriverOptions): Promise<Driver> {
     const loaded = await loadEngines(options.engines ?? ENGINES);
     const serving = loaded.filter((l) => l.engine && l.availability.available)
-      .map((l) => ({ name: l.entry.name, ops: l.entry.ops }));
+      // The loaded engine's own ops: Cua's depend on the tools its child lists.
+      .map((l) => ({ name: l.entry.name, ops: l.engine?.ops ?? l.entry.ops }));
     const store = await RouterStore.open(options.paths.router, serving);
     const audit = new AuditLog(options.paths.audit);
     const core = new DriverCore(loaded, options.config, store.router, audit);
@@ -88,7 +89,7 @@ export class Driver {
     (p: ParamsOf<N>, ctx: CallContext): Promise<HandlerResultOf<N>> =>
       routed(c, op, p as Record<string, unknown>, ctx, () => run(p, ctx));
     return {
-      hello: via("hello", () => Promise.resolve(hello(c))),
+      hello: via("hello", () => hello(c)),
       list_apps: via("list_apps", (_p, ctx) => listApps(c, ctx)),
       read_ui: via("read_ui", (p, ctx) => readUi(c, p, ctx)),
       act: via("act", (p, ctx) => act(c, p, ctx)),

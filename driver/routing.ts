@@ -44,28 +44,36 @@ export async function routed<T>(
   }
   const chosen = engine === "driver" || engine === "none" ? undefined : engine;
   let outcome = "ok";
+  // The engine that really served: a known window is read, and an element acted on, by
+  // the engine that made its map, which may differ from the router's pick.
+  let served = chosen;
   try {
     if (chosen) ctx.engine = chosen;
     const go = () => run(chosen);
-    if (kind === "input") return await core.locks.input(null, op, go, ctx.signal);
-    if (kind === "action") return await core.locks.input(window ?? null, op, go, ctx.signal);
-    return await go();
+    const result = kind === "input"
+      ? await core.locks.input(null, op, go, ctx.signal)
+      : kind === "action"
+      ? await core.locks.input(window ?? null, op, go, ctx.signal)
+      : await go();
+    const answered = (result as { engine?: unknown }).engine;
+    if (chosen && typeof answered === "string" && core.available(answered)) served = answered;
+    return result;
   } catch (err) {
     outcome = isDriverError(err) ? err.code : toRpcError(err).data.code;
     throw err;
   } finally {
     const ms = Math.round((performance.now() - started) * 100) / 100;
-    if (chosen) {
+    if (served) {
       const ok = outcome === "ok";
-      core.router.record({ op, app }, chosen, { ok, ms, ...(ok ? {} : { code: outcome }) });
+      core.router.record({ op, app }, served, { ok, ms, ...(ok ? {} : { code: outcome }) });
     }
     core.audit.append({
       ts: new Date().toISOString(),
       op,
       app,
       ...(window !== undefined ? { window } : {}),
-      engine,
-      reason,
+      engine: served ?? engine,
+      reason: served !== undefined && served !== chosen ? "map" : reason,
       ms,
       outcome,
     });

@@ -98,6 +98,8 @@ export interface WindowTree {
   ms: number;
   /** The budget cut the walk short. */
   truncated: boolean;
+  /** The engine's own word that this tree is unusable (Cua's `degraded_reason`). */
+  degradedReason?: string;
 }
 
 /** Pixels of one capture, RGBA, row-major, no padding. */

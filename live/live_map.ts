@@ -267,6 +267,8 @@ export class LiveMap {
       nodes: patched.nodes,
       ms: performance.now() - started,
       truncated: w.truncated,
+      // A patch keeps what the last full read said of the tree.
+      ...(w.treeDegraded !== undefined ? { degradedReason: w.treeDegraded } : {}),
     };
     return this.windows.record(target.window, { ...target, engine: engine.name }, tree, seen)
       .watched;

@@ -47,6 +47,8 @@ export interface Watched {
   structural: number;
   /** Only a full read will do (first sight, window-level change, burst, probe miss). */
   needsFull: boolean;
+  /** The engine said its last full read of this window is unusable, and why. */
+  treeDegraded: string | undefined;
 }
 
 function handlesOf(root: RawNode): Set<string> {
@@ -126,6 +128,7 @@ export class WindowStore {
       w.probe = undefined;
       w.tree = tree.root;
       w.handles = handlesOf(tree.root);
+      w.treeDegraded = tree.degradedReason;
     } else {
       w = {
         window,
@@ -146,6 +149,7 @@ export class WindowStore {
         pending: new Map(),
         structural: 0,
         needsFull: false,
+        treeDegraded: tree.degradedReason,
       };
       this.#windows.set(window, w);
       this.#evict();

@@ -276,7 +276,7 @@ async function driverWith(env: Record<string, string>, engines: ReturnType<typeo
   };
 }
 
-Deno.test("real driver, both engines: failures hand reads to cua, acts follow its map, batches never go to it", async () => {
+Deno.test("real driver, both engines: failures hand reads to cua; acts and batches on its map run through it", async () => {
   const app = await calculator();
   const double = await cuaDouble();
   const failed = { ok: false, ms: 5, code: "internal" };
@@ -316,8 +316,11 @@ Deno.test("real driver, both engines: failures hand reads to cua, acts follow it
   const of = (op: string) => lines.filter((l) => l.op === op).map((l) => [l.engine, l.reason]);
   assert.deepEqual(of("read_ui"), [["cua", "failures"]]);
   assert.deepEqual(of("act"), [["cua", "map"]]);
-  // Cua declares no run_batch; atspi and vision do, and atspi is preferred.
-  assert.deepEqual(of("run_batch"), [["atspi", "default"]]);
+  // Cua declares no run_batch, so the router picks atspi; but the batch's elements are
+  // in Cua's map and only Cua holds their handles, so its steps run as Cua acts, and the
+  // audit records what really ran. (Re-reading the window with the router's engine, to
+  // run a batch elsewhere, is not built.)
+  assert.deepEqual(of("run_batch"), [["cua", "map"]]);
 });
 
 Deno.test("real driver, both engines: latency sends reads to cua until the double fails them", async () => {

@@ -10,7 +10,8 @@ import type { DriverCore } from "../core.ts";
 import { NAME, PROTOCOL, VERSION } from "../version.ts";
 
 /** Serves `hello`: never fails, even with no engine available. */
-export function hello(core: DriverCore): HandlerResultOf<"hello"> {
+export async function hello(core: DriverCore): Promise<HandlerResultOf<"hello">> {
+  await core.recheck();
   const available = core.loaded.find((l) => l.availability.available);
   return {
     name: NAME,
@@ -22,7 +23,7 @@ export function hello(core: DriverCore): HandlerResultOf<"hello"> {
       name: l.entry.name,
       available: l.availability.available,
       ...(l.availability.reason ? { reason: l.availability.reason } : {}),
-      ops: [...l.entry.ops],
+      ops: [...(l.engine?.ops ?? l.entry.ops)],
     })),
     ops: [...OP_NAMES],
     live: {

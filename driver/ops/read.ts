@@ -19,7 +19,7 @@ import { DriverError } from "../../protocol/errors.ts";
  */
 function watchedApp(core: DriverCore, app: string | number | undefined): Watched | undefined {
   if (app === undefined) return undefined;
-  const all = core.live.windows.all().reverse(); // most recently used first
+  const all = core.live.windows.all().sort((a, b) => b.used - a.used); // most recent first
   return typeof app === "number"
     ? all.find((w) => w.pid === app)
     : all.find((w) => w.appName.toLowerCase() === app.toLowerCase());
@@ -141,6 +141,9 @@ function sourceOf(core: DriverCore, w: Watched) {
       degraded_reason: reason,
     };
   }
+  // An engine that calls its own tree unusable knows more than the element count does.
+  if (w.treeDegraded) core.router.markDegraded(w.appName, w.treeDegraded);
+  else core.router.clearDegraded(w.appName); // a usable tree again
   const src = core.router.sources(w.appName, w.map.elements.length);
   if (src.source === "tree") return { source: "tree" as const };
   return {
