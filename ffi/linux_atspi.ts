@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { openLibrary } from "./open.ts";
 import { DriverError, type ErrorCode } from "../protocol/errors.ts";
 
 /**
@@ -90,31 +91,8 @@ let initialized = false;
 
 /** Loads libatspi once: `ALLTERNIT_LIBATSPI`, then `libatspi.so.0`; else `driver_unavailable`. */
 export function loadAtspi(): Atspi {
-  if (atspi) return atspi;
-  const envVar = "ALLTERNIT_LIBATSPI";
-  const soname = "libatspi.so.0";
-  const paths = [Deno.env.get(envVar), soname].filter((p): p is string => !!p);
-  const failures: string[] = [];
-  let cause: unknown;
-  for (const path of paths) {
-    try {
-      atspi = Deno.dlopen(path, ATSPI_SYMBOLS).symbols;
-      return atspi;
-    } catch (err) {
-      // A missing --allow-ffi is the caller's configuration, not a missing library.
-      if (err instanceof Deno.errors.PermissionDenied || err instanceof Deno.errors.NotCapable) {
-        throw err;
-      }
-      cause = err;
-      failures.push(`"${path}": ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
-  throw new DriverError(
-    "driver_unavailable",
-    `Cannot load ${soname} (set ${envVar} to its path): ${failures.join("; ")}`,
-    { reason: "no_libatspi" },
-    { cause },
-  );
+  atspi ??= openLibrary("ALLTERNIT_LIBATSPI", "libatspi.so.0", ATSPI_SYMBOLS, "no_libatspi");
+  return atspi;
 }
 
 /** A `GError` as libatspi set it; the `cause` of the {@link DriverError}. */

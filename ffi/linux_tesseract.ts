@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { DriverError } from "../protocol/errors.ts";
+import { openLibrary } from "./open.ts";
 
 /** libtesseract symbols. `TessBaseAPI *` and `char *` results are pointers. */
 export const TESSERACT_SYMBOLS = {
@@ -70,30 +70,14 @@ let lib: Tesseract | undefined;
 export function loadTesseract(): Tesseract {
   if (lib) return lib;
   if (Deno.env.get("OMP_THREAD_LIMIT") === undefined) Deno.env.set("OMP_THREAD_LIMIT", "1");
-  const paths = [Deno.env.get("ALLTERNIT_LIBTESSERACT"), "libtesseract.so.5"]
-    .filter((p): p is string => !!p);
-  const failures: string[] = [];
-  let cause: unknown;
-  for (const path of paths) {
-    try {
-      lib = Deno.dlopen(path, TESSERACT_SYMBOLS).symbols;
-      return lib;
-    } catch (err) {
-      if (err instanceof Deno.errors.PermissionDenied || err instanceof Deno.errors.NotCapable) {
-        throw err;
-      }
-      cause = err;
-      failures.push(`"${path}": ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
-  throw new DriverError(
-    "driver_unavailable",
-    `Cannot load libtesseract.so.5 (apt-get install tesseract-ocr, or set ALLTERNIT_LIBTESSERACT): ${
-      failures.join("; ")
-    }`,
-    { reason: "no_tesseract" },
-    { cause },
+  lib = openLibrary(
+    "ALLTERNIT_LIBTESSERACT",
+    "libtesseract.so.5",
+    TESSERACT_SYMBOLS,
+    "no_tesseract",
+    "apt-get install tesseract-ocr, or set ALLTERNIT_LIBTESSERACT",
   );
+  return lib;
 }
 
 /** Reads a NUL-terminated string Tesseract allocated, then frees it with `TessDeleteText`. */

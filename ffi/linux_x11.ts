@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { openLibrary } from "./open.ts";
 import { DriverError } from "../protocol/errors.ts";
 
 /** Out-parameter pointers (`int *`, `Window *`, ...) are passed as typed arrays. */
@@ -132,43 +133,14 @@ let xtst: Xtst | undefined;
 
 /** Loads libX11 once: `ALLTERNIT_LIBX11`, then `libX11.so.6`; else `driver_unavailable`. */
 export function loadX11(): X11 {
-  x11 ??= open("ALLTERNIT_LIBX11", "libX11.so.6", X11_SYMBOLS, "no_libx11");
+  x11 ??= openLibrary("ALLTERNIT_LIBX11", "libX11.so.6", X11_SYMBOLS, "no_libx11");
   return x11;
 }
 
 /** Loads libXtst once: `ALLTERNIT_LIBXTST`, then `libXtst.so.6`; else `driver_unavailable`. */
 export function loadXtst(): Xtst {
-  xtst ??= open("ALLTERNIT_LIBXTST", "libXtst.so.6", XTST_SYMBOLS, "no_libxtst");
+  xtst ??= openLibrary("ALLTERNIT_LIBXTST", "libXtst.so.6", XTST_SYMBOLS, "no_libxtst");
   return xtst;
-}
-
-function open<S extends Deno.ForeignLibraryInterface>(
-  envVar: string,
-  soname: string,
-  symbols: S,
-  reason: string,
-): Deno.DynamicLibrary<S>["symbols"] {
-  const paths = [Deno.env.get(envVar), soname].filter((p): p is string => !!p);
-  const failures: string[] = [];
-  let cause: unknown;
-  for (const path of paths) {
-    try {
-      return Deno.dlopen(path, symbols).symbols;
-    } catch (err) {
-      // A missing --allow-ffi is the caller's configuration, not a missing library.
-      if (err instanceof Deno.errors.PermissionDenied || err instanceof Deno.errors.NotCapable) {
-        throw err;
-      }
-      cause = err;
-      failures.push(`"${path}": ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
-  throw new DriverError(
-    "driver_unavailable",
-    `Cannot load ${soname} (set ${envVar} to its path): ${failures.join("; ")}`,
-    { reason },
-    { cause },
-  );
 }
 
 /** One X protocol error as the server reported it; the `cause` of the DriverError. */

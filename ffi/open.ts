@@ -1,0 +1,41 @@
+/**
+ * Opening a native library the way every `ffi/` table does: an environment override
+ * first, then the system soname, else `driver_unavailable` with the reason and `cause`.
+ *
+ * @module
+ */
+import { DriverError } from "../protocol/errors.ts";
+
+/**
+ * `Deno.dlopen` of `$envVar`'s path, else `soname`. A missing `--allow-ffi` passes through
+ * unchanged: it is the caller's configuration, not a missing library. `hint` replaces the
+ * default advice in the error ("set ENV to its path").
+ */
+export function openLibrary<S extends Deno.ForeignLibraryInterface>(
+  envVar: string,
+  soname: string,
+  symbols: S,
+  reason: string,
+  hint = `set ${envVar} to its path`,
+): Deno.DynamicLibrary<S>["symbols"] {
+  const paths = [Deno.env.get(envVar), soname].filter((p): p is string => !!p);
+  const failures: string[] = [];
+  let cause: unknown;
+  for (const path of paths) {
+    try {
+      return Deno.dlopen(path, symbols).symbols;
+    } catch (err) {
+      if (err instanceof Deno.errors.PermissionDenied || err instanceof Deno.errors.NotCapable) {
+        throw err;
+      }
+      cause = err;
+      failures.push(`"${path}": ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  throw new DriverError(
+    "driver_unavailable",
+    `Cannot load ${soname} (${hint}): ${failures.join("; ")}`,
+    { reason },
+    { cause },
+  );
+}
