@@ -24,22 +24,23 @@ export function requireDesktop(): void {
   }
 }
 
-/** Waits until a visible window whose title matches `name` exists. */
+/**
+ * Waits until a visible window whose title matches `name` exists. Polls rather than
+ * trusting one `xdotool search --sync`: xdotool exits with BadWindow when some other
+ * window vanishes during its search (a previous app still closing).
+ */
 export async function waitForWindow(name: string, timeoutMs = 20_000): Promise<void> {
-  const out = await new Deno.Command("timeout", {
-    args: [
-      String(timeoutMs / 1000),
-      "xdotool",
-      "search",
-      "--sync",
-      "--onlyvisible",
-      "--name",
-      name,
-    ],
-    stdout: "null",
-    stderr: "null",
-  }).output();
-  if (!out.success) throw new Error(`No window named "${name}" appeared in ${timeoutMs} ms`);
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    const out = await new Deno.Command("xdotool", {
+      args: ["search", "--onlyvisible", "--name", name],
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    if (out.success && new TextDecoder().decode(out.stdout).trim() !== "") return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`No window named "${name}" appeared in ${timeoutMs} ms`);
 }
 
 /**
