@@ -67,8 +67,10 @@ export class DBusConnection implements AsyncDisposable {
       const { guid, leftover } = await authenticate(conn);
       bus = new DBusConnection(conn, guid, options);
       void bus.#readLoop(leftover);
-      const [name] = await bus.call({ ...BUS, member: "Hello" });
-      bus.#uniqueName = String(name);
+      if (!options.peer) {
+        const [name] = await bus.call({ ...BUS, member: "Hello" });
+        bus.#uniqueName = String(name);
+      }
       return bus;
     } catch (error) {
       if (bus !== undefined) bus.close();

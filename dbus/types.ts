@@ -6,8 +6,11 @@
 
 /** A method call to send. */
 export interface MethodCall {
-  /** Bus name of the receiver, e.g. `org.freedesktop.DBus` or `:1.42`. */
-  readonly destination: string;
+  /**
+   * Bus name of the receiver, e.g. `org.freedesktop.DBus` or `:1.42`; left out on a
+   * peer-to-peer connection, where there is only one receiver.
+   */
+  readonly destination?: string;
   /** Object path on the receiver. */
   readonly path: string;
   /** Interface that declares the method. */
@@ -84,6 +87,11 @@ export interface IncomingCall {
 export interface ConnectOptions {
   /** Aborting gives up connecting, authenticating and saying Hello. */
   readonly signal?: AbortSignal;
+  /**
+   * A peer-to-peer connection straight to one process (AT-SPI's per-app sockets): there is
+   * no bus daemon, so no Hello and no unique name.
+   */
+  readonly peer?: boolean;
   /** Hears exceptions thrown by signal, method-call and close listeners, which are otherwise dropped. */
   readonly onListenerError?: (error: unknown) => void;
 }

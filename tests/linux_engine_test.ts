@@ -8,6 +8,7 @@ import { calculator, chromium, mousepad, requireDesktop } from "./support/apps.t
 import { DriverError } from "../protocol/errors.ts";
 import { startDriver } from "./support/driver_process.ts";
 import { DriverClient } from "../rpc/client.ts";
+import { AtspiEngine } from "../engines/atspi/engine.ts";
 
 requireDesktop();
 
@@ -189,5 +190,29 @@ Deno.test("without a display every structured call fails as driver_unavailable",
   } finally {
     await client.close();
     await proc.stop();
+  }
+});
+
+Deno.test("GTK 3 apps are called over their own peer socket, GTK 4 through the bus", async () => {
+  const pad = await mousepad();
+  const calc = await calculator();
+  const engine = new AtspiEngine();
+  try {
+    const apps = await engine.listApps(AbortSignal.timeout(5_000));
+    const byName = (n: string) => apps.find((a) => a.name === n)!;
+    for (const name of ["mousepad", "gnome-calculator"]) {
+      const tree = await engine.readWindow(byName(name).windows[0]!.window, {
+        maxElements: 5_000,
+        signal: AbortSignal.timeout(5_000),
+      });
+      assert.ok(tree.nodes > 5, `${name} read through whichever route`);
+    }
+    const peers = await engine.peerApps();
+    assert.ok(peers.includes(byName("mousepad").app), "atk-bridge offers its socket");
+    assert.ok(!peers.includes(byName("gnome-calculator").app), "GTK 4 has none");
+  } finally {
+    await engine.close();
+    await calc.stop();
+    await pad.stop();
   }
 });

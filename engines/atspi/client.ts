@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type DBusConnection, DBusError, DBusTimeoutError } from "../../dbus/mod.ts";
+import { DBusClosedError, DBusConnection, DBusError, DBusTimeoutError } from "../../dbus/mod.ts";
 import { DriverError } from "../../protocol/errors.ts";
 
 /** An accessible object: the app's bus name and the object's path. */
@@ -66,6 +66,12 @@ export function toDriverError(err: unknown, what: string, ref: Ref): Error {
       });
     }
   }
+  if (err instanceof DBusClosedError) {
+    // A peer connection straight to the app closes when the app exits.
+    return new DriverError("app_not_running", `The app at "${ref.bus}" is gone`, {}, {
+      cause: err,
+    });
+  }
   if (err instanceof DOMException && err.name === "TimeoutError") {
     return new DriverError("timeout", `The caller's deadline passed during ${what}`, { ms: 0 }, {
       cause: err,
@@ -82,15 +88,63 @@ export interface CallLimits {
   signal?: AbortSignal | undefined;
 }
 
-/** Typed AT-SPI calls on one accessibility-bus connection. */
+/**
+ * Typed AT-SPI calls on one accessibility-bus connection. Apps that offer it (GTK 3 and
+ * Chromium through atk-bridge: `Application.GetApplicationBusAddress`) are called over a
+ * peer connection straight to their socket, as libatspi does, which skips the bus daemon's
+ * hop on every call; the others (GTK 4) through the bus.
+ */
 export class AtspiClient {
   readonly #bus: DBusConnection;
+  readonly #direct = new Map<string, Promise<DBusConnection | null>>();
   /** Calls made so far. */
   calls = 0;
 
-  /** Uses `bus`, which the caller owns. */
+  /** Uses `bus`, which the caller owns; peer connections it opens are its own. */
   constructor(bus: DBusConnection) {
     this.#bus = bus;
+  }
+
+  /** The peer connection to app `bus`, or `null` to go through the bus. */
+  #route(bus: string): Promise<DBusConnection | null> {
+    let route = this.#direct.get(bus);
+    if (!route) {
+      route = this.#openDirect(bus).catch(() => null);
+      this.#direct.set(bus, route);
+    }
+    return route;
+  }
+
+  async #openDirect(bus: string): Promise<DBusConnection | null> {
+    if (!bus.startsWith(":")) return null; // the registry answers only on the bus
+    this.calls++;
+    const [address] = await this.#bus.call({
+      destination: bus,
+      path: "/org/a11y/atspi/accessible/root",
+      interface: "org.a11y.atspi.Application",
+      member: "GetApplicationBusAddress",
+    }, { timeoutMs: 1_000 });
+    if (typeof address !== "string" || address === "") return null;
+    const peer = await DBusConnection.connect(address, {
+      peer: true,
+      signal: AbortSignal.timeout(1_000),
+    });
+    peer.onClose(() => this.#direct.delete(bus));
+    return peer;
+  }
+
+  /** Apps called over their own peer socket, by bus name (those already asked). */
+  async peers(): Promise<string[]> {
+    const out: string[] = [];
+    for (const [bus, route] of this.#direct) if (await route) out.push(bus);
+    return out;
+  }
+
+  /** Closes the peer connections (the bus connection belongs to the caller). */
+  async close(): Promise<void> {
+    const peers = await Promise.all(this.#direct.values());
+    this.#direct.clear();
+    for (const p of peers) p?.close();
   }
 
   /** Calls `iface.member` on `ref`; errors mapped by {@link toDriverError}. */
@@ -104,8 +158,9 @@ export class AtspiClient {
   ): Promise<unknown[]> {
     this.calls++;
     try {
-      return await this.#bus.call({
-        destination: ref.bus,
+      const peer = await this.#route(ref.bus);
+      return await (peer ?? this.#bus).call({
+        ...(peer ? {} : { destination: ref.bus }),
         path: ref.path,
         interface: iface.includes(".") ? iface : A11Y + iface,
         member,

@@ -232,6 +232,11 @@ export class AtspiEngine implements Engine {
     return await subscribeEvents(this.#bus!, listener);
   }
 
+  /** Apps this engine calls over their own peer socket instead of the bus. */
+  async peerApps(): Promise<string[]> {
+    return (await this.#client?.peers()) ?? [];
+  }
+
   stats(): EngineStats {
     return { calls: this.#client?.calls ?? 0, walks: this.#walks };
   }
@@ -240,6 +245,7 @@ export class AtspiEngine implements Engine {
     if (this.#closed) return;
     this.#closed = true;
     await this.#connecting?.catch(() => {});
+    await this.#client?.close();
     this.#bus?.close();
     this.#x11?.close();
   }
