@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { isDriverError, toRpcError } from "../protocol/errors.ts";
+import { toRpcError } from "../protocol/errors.ts";
 import { type OpName, OPS } from "../protocol/ops.ts";
 import type { CallContext } from "../rpc/dispatcher.ts";
 import type { DriverCore } from "./core.ts";
@@ -25,7 +25,7 @@ export async function routed<T>(
   op: OpName,
   params: Record<string, unknown>,
   ctx: CallContext,
-  run: (engine: string | undefined) => Promise<T>,
+  run: () => Promise<T>,
 ): Promise<T> {
   const started = performance.now();
   const { window, app, mapEngine } = subject(core, params);
@@ -48,18 +48,18 @@ export async function routed<T>(
   // the engine that made its map, which may differ from the router's pick.
   let served = chosen;
   try {
+    // Handlers find the router's choice on the call context.
     if (chosen) ctx.engine = chosen;
-    const go = () => run(chosen);
     const result = kind === "input"
-      ? await core.locks.input(null, op, go, ctx.signal)
+      ? await core.locks.input(null, op, run, ctx.signal)
       : kind === "action"
-      ? await core.locks.input(window ?? null, op, go, ctx.signal)
-      : await go();
+      ? await core.locks.input(window ?? null, op, run, ctx.signal)
+      : await run();
     const answered = (result as { engine?: unknown }).engine;
     if (chosen && typeof answered === "string" && core.available(answered)) served = answered;
     return result;
   } catch (err) {
-    outcome = isDriverError(err) ? err.code : toRpcError(err).data.code;
+    outcome = toRpcError(err).data.code;
     throw err;
   } finally {
     const ms = Math.round((performance.now() - started) * 100) / 100;

@@ -96,12 +96,7 @@ export class LiveMap {
   }
 
   readonly #onEvent = (e: EngineEvent): void => {
-    if (e.kind === "gone") {
-      // The app quit: its maps describe nothing any more (a relaunch is a new watch).
-      this.windows.dropApp(e.app);
-      this.events.drop(e.app);
-      return;
-    }
+    if (e.kind === "gone") return this.#forgetApp(e.app);
     this.events.onEvent(e);
     const now = performance.now();
     for (const w of this.windows.all()) {
@@ -174,8 +169,7 @@ export class LiveMap {
     if (this.isFresh(w)) {
       if (!processAlive(w.pid)) {
         // Exited before its exit reached us as a signal: forget it, and say so.
-        this.windows.dropApp(w.app);
-        this.events.drop(w.app);
+        this.#forgetApp(w.app);
         throw new DriverError("app_not_running", `"${w.appName}" (pid ${w.pid}) has quit`);
       }
       this.windows.get(w.window); // touch: used now
@@ -274,11 +268,16 @@ export class LiveMap {
       .watched;
   }
 
+  /** The app quit: its maps describe nothing any more (a relaunch is a new watch). */
+  #forgetApp(app: string): void {
+    this.windows.dropApp(app);
+    this.events.drop(app);
+  }
+
   #forgetIfGone(target: Target, err: unknown): void {
     if (!(err instanceof DriverError)) return;
     if (err.code === "app_not_running") {
-      this.windows.dropApp(target.app);
-      this.events.drop(target.app);
+      this.#forgetApp(target.app);
     } else if (err.code === "window_not_found") {
       this.windows.drop(target.window);
     }

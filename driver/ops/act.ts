@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { checkVersion, resolveAt } from "../../map/mod.ts";
+import { checkVersion, resolveAt, type WindowMap } from "../../map/mod.ts";
 import type { ActionName } from "../../protocol/element.ts";
 import { DriverError, toRpcError } from "../../protocol/errors.ts";
 import type { HandlerResultOf, ParamsOf } from "../../protocol/ops.ts";
@@ -13,7 +13,7 @@ import type { DriverCore } from "../core.ts";
 import type { Watched } from "../../live/windows.ts";
 import { pixelInputOf, type PixelStep } from "./input.ts";
 
-type Settled = "quiet" | "no_reaction" | "timeout";
+type Settled = HandlerResultOf<"act">["settled"];
 
 /** One step's outcome, before the batch's bookkeeping. */
 interface StepOutcome {
@@ -62,7 +62,7 @@ async function runStep(
     core.config.no_reaction_ms,
     signal,
   );
-  const settleMs = Math.round((performance.now() - t0) * 10) / 10;
+  const settleMs = elapsed(t0);
   const reacted = core.live.events.count(w.app) > before;
   const watched = await core.live.refresh(w, undefined, signal);
   return { via, settled, settleMs, reacted, watched };
@@ -77,10 +77,7 @@ export async function act(
   const w = await syncAndCheck(core, p.window, p.version, ctx.signal);
   const out = await runStep(core, w, p.version, p, ctx.signal);
   const map = out.watched.map;
-  const d = map.since(p.version);
-  const delta = d.reset
-    ? { added: [...d.elements], changed: [], removed: [] }
-    : { added: d.added, changed: d.changed, removed: d.removed };
+  const delta = deltaSince(map, p.version);
   const changed = map.version !== p.version || out.reacted;
   return {
     ok: true,
@@ -134,10 +131,7 @@ export async function runBatch(
     }
   }
   const map = w.map;
-  const d = map.since(p.version);
-  const delta = d.reset
-    ? { added: [...d.elements], changed: [], removed: [] }
-    : { added: d.added, changed: d.changed, removed: d.removed };
+  const delta = deltaSince(map, p.version);
   return {
     ok: !failed,
     results,
@@ -145,6 +139,18 @@ export async function runBatch(
     ...delta,
     engine: map.engine,
   };
+}
+
+/**
+ * What changed from the version an action was planned on: the whole map as added when
+ * that version aged out (it was current when the action was checked, so only a very
+ * long batch can outrun the kept versions).
+ */
+function deltaSince(map: WindowMap, planned: number) {
+  const d = map.since(planned);
+  return d.reset
+    ? { added: [...d.elements], changed: [], removed: [] }
+    : { added: d.added, changed: d.changed, removed: d.removed };
 }
 
 function elapsed(t0: number): number {
