@@ -10,6 +10,7 @@ import { DriverClient } from "../rpc/client.ts";
 import { DriverError, isDriverError, toRpcError } from "../protocol/errors.ts";
 import { resolveTarget, type TargetOptions } from "./target.ts";
 import { assemble } from "./setup.ts";
+import { type SyncWriter, writeAllSync } from "../util/write.ts";
 
 /** Runs one op; resolves with the exit code. */
 export async function callOnce(
@@ -65,8 +66,6 @@ function parseParams(text: string | undefined): unknown {
   }
 }
 
-function print(to: { writeSync(p: Uint8Array): number }, value: unknown): void {
-  const bytes = new TextEncoder().encode(JSON.stringify(value, null, 2) + "\n");
-  let off = 0;
-  while (off < bytes.length) off += to.writeSync(bytes.subarray(off));
+function print(to: SyncWriter, value: unknown): void {
+  writeAllSync(to, JSON.stringify(value, null, 2) + "\n");
 }

@@ -8,6 +8,7 @@ import { splitEndpoint } from "../rpc/client.ts";
 import { log } from "../util/log.ts";
 import { resolveTarget, type TargetOptions } from "./target.ts";
 import { LineSplitter } from "../rpc/framing.ts";
+import { writeAllSync } from "../util/write.ts";
 
 /** Exit codes of `rpc`. */
 export const FORWARD_EXIT = {
@@ -56,7 +57,7 @@ export async function forward(options: TargetOptions): Promise<number> {
 
   let lost = false;
   try {
-    for await (const chunk of conn.readable) writeAll(Deno.stdout, chunk);
+    for await (const chunk of conn.readable) writeAllSync(Deno.stdout, chunk);
   } catch {
     lost = true;
   }
@@ -79,11 +80,6 @@ export async function forward(options: TargetOptions): Promise<number> {
 
 const NL = new Uint8Array([0x0a]);
 
-/** Blocking write of every byte: answers must be on stdout before the process exits. */
-function writeAll(to: { writeSync(p: Uint8Array): number }, bytes: Uint8Array): void {
-  let off = 0;
-  while (off < bytes.length) off += to.writeSync(bytes.subarray(off));
-}
 const decoder = new TextDecoder();
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {

@@ -13,6 +13,7 @@ import { writeFileAtomic } from "../util/atomic.ts";
 import { log } from "../util/log.ts";
 import { ensurePrivateDir } from "../util/paths.ts";
 import { assemble } from "./setup.ts";
+import { writeAllSync } from "../util/write.ts";
 
 /** `serve` options. */
 export interface ServeOptions {
@@ -92,9 +93,7 @@ export async function serve(options: ServeOptions): Promise<number> {
 function ready(info: Record<string, unknown>, env: Record<string, string>): void {
   let text = JSON.stringify({ ready: true, pid: Deno.pid, ...info }) + "\n";
   for (const [name, value] of Object.entries(env)) text += `${name}=${value}\n`;
-  const bytes = new TextEncoder().encode(text);
-  let off = 0;
-  while (off < bytes.length) off += Deno.stdout.writeSync(bytes.subarray(off));
+  writeAllSync(Deno.stdout, text);
 }
 
 function untilSignal(abort: AbortSignal): Promise<string> {

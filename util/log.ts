@@ -4,12 +4,12 @@
  *
  * @module
  */
+import { writeAllSync } from "./write.ts";
 
 /** Severity, lowest first. */
 export type Level = "debug" | "info" | "warn" | "error";
 
 const RANK: Record<Level, number> = { debug: 0, info: 1, warn: 2, error: 3 };
-const encoder = new TextEncoder();
 
 function threshold(): number {
   const env = Deno.env.get("ALLTERNIT_LOG_LEVEL") as Level | undefined;
@@ -28,7 +28,8 @@ export function log(level: Level, msg: string, fields: Record<string, unknown> =
   if (RANK[level] < minRank) return;
   try {
     const line = JSON.stringify({ ts: new Date().toISOString(), level, msg, ...fields }) + "\n";
-    Deno.stderr.writeSync(encoder.encode(line));
+    // A long line written in part would leave a broken JSON line for log readers.
+    writeAllSync(Deno.stderr, line);
   } catch {
     // A closed stderr must never take the driver down.
   }
