@@ -186,8 +186,10 @@ export class AtspiEngine implements Engine {
   async focusedHandle(window: string, signal: AbortSignal): Promise<string | null> {
     const client = await this.#connect();
     const { ref } = await this.window(window, signal);
-    // The app's focused object: AT-SPI has no direct query, so ask the window's
-    // Collection-free route: the registry's focus is not exposed, use the frame's states.
+    // AT-SPI has no cheap "focused element of this app" query (the registry does not
+    // expose it, and finding it means walking). The probe's second call answers the
+    // window's state set instead: it changes when focus enters or leaves the window,
+    // which is the change a notification should have announced.
     const [state] = await client.call(ref, "Accessible", "GetState", this.#limits(signal));
     return `${handleOf(ref)}#${(state as number[]).join(",")}`;
   }
