@@ -62,41 +62,31 @@ export async function readUi(
   const engine = core.engine(ctx.engine);
   const known = p.window !== undefined ? core.live.windows.peek(p.window) : watchedApp(core, p.app);
   const located = known
-    ? {
-      target: { window: known.window, app: known.app, appName: known.appName, pid: known.pid },
-      engine: known.map.engine,
-    }
+    ? { target: known, engine: known.map.engine }
     : await locate(core, engine, p, ctx);
-  const fresh = known && !p.fresh && p.max_elements === undefined ? known : undefined;
-  const read = async () =>
-    fresh ? await core.live.current(fresh, ctx.signal) : {
-      watched: await core.live.refresh(
-        located.target,
-        p.max_elements,
-        ctx.signal,
-        p.fresh === true,
-        located.engine,
-      ),
-      cached: false,
-    };
-  const { watched: w, cached } = await read().catch(async (err) => {
-    // The app's remembered window closed: look the app up again, it may have another.
-    if (
-      p.window === undefined && known && err instanceof DriverError &&
-      err.code === "window_not_found"
-    ) {
-      const again = await locate(core, engine, p, ctx);
-      const watched = await core.live.refresh(
-        again.target,
-        p.max_elements,
-        ctx.signal,
-        false,
-        again.engine,
-      );
-      return { watched, cached: false };
-    }
-    throw err;
+  const walk = async (l: { target: Target; engine: string }) => ({
+    watched: await core.live.refresh(
+      l.target,
+      p.max_elements,
+      ctx.signal,
+      p.fresh === true,
+      l.engine,
+    ),
+    cached: false,
   });
+  const fresh = known && !p.fresh && p.max_elements === undefined ? known : undefined;
+  const { watched: w, cached } =
+    await (fresh ? core.live.current(fresh, ctx.signal) : walk(located))
+      .catch(async (err) => {
+        // The app's remembered window closed: look the app up again, it may have another.
+        if (
+          p.window === undefined && known && err instanceof DriverError &&
+          err.code === "window_not_found"
+        ) {
+          return await walk(await locate(core, engine, p, ctx));
+        }
+        throw err;
+      });
   const map = w.map;
   let body: Partial<HandlerResultOf<"read_ui">>;
   const withCrops = async (els: readonly Element[]): Promise<Element[]> =>
