@@ -324,6 +324,10 @@ export class LiveMap {
     for (const w of this.windows.all()) {
       if (now - w.used > this.#cfg.unwatch_ms) this.windows.drop(w.window);
     }
+    // Windows dropped by the LRU limit or an app's exit leave their patch times behind.
+    for (const id of this.#lastPatch.keys()) {
+      if (!this.windows.peek(id)) this.#lastPatch.delete(id);
+    }
   }
 
   /** Stops timers and notifications; idempotent. */
