@@ -57,23 +57,33 @@ try {
   apps.push(await mousepad(), await mousepad(), await widgetFactory());
   apps.push(await chromium(page, "Idle page"));
   const listed = await c.call("list_apps");
-  let watched = 0;
+  const windows: string[] = [];
   for (const a of listed.apps) {
     for (const w of a.windows) {
-      if (watched >= 6) break;
-      await c.call("read_ui", { window: w.window }).then(() => watched++).catch(() => {});
+      if (windows.length >= 6) break;
+      await c.call("read_ui", { window: w.window }).then(() => windows.push(w.window))
+        .catch(() => {});
     }
   }
+  const watched = windows.length;
   const cpu0 = await cpuSeconds(proc.ready.pid);
   const t0 = performance.now();
   await new Promise((r) => setTimeout(r, 30_000));
   const cpu = (await cpuSeconds(proc.ready.pid)) - cpu0;
   const wall = (performance.now() - t0) / 1000;
+  // Read after the measurement: which windows stayed live, and why the others did not.
+  const states = await Promise.all(windows.map(async (window) => {
+    const r = await c.call("read_ui", { window }).catch(() => undefined);
+    return r?.live?.state === "degraded" ? `${r.app}: ${r.live.reason?.split(":")[0]}` : "live";
+  }));
+  const degraded = states.filter((s) => s !== "live");
   emit({
     bench: `live: idle CPU of the driver over 30 s watching ${watched} windows`,
     figure: r2((cpu / wall) * 100),
     unit: "%",
-    note: `probe every 2 s per window read in the last minute; /proc utime+stime`,
+    note: `probe every 2 s per window read in the last minute; /proc utime+stime; ` +
+      `${watched - degraded.length} live` +
+      (degraded.length ? `, degraded: ${degraded.join(", ")}` : ""),
   });
 } finally {
   await c.close();

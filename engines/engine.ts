@@ -138,8 +138,22 @@ export interface EngineEvent {
   window?: string;
   /** Engine-stable app id (as in {@link AppInfo.app}). */
   app: string;
-  /** What changed, coarse enough to compare across engines; `gone`: the app quit. */
-  kind: "structure" | "property" | "state" | "text" | "bounds" | "window" | "focus" | "gone";
+  /**
+   * What changed, coarse enough to compare across engines; `gone`: the app quit;
+   * `muted`: the engine stopped hearing some of the app's changes (why in `detail`), so
+   * its windows cannot stay live; `unmuted`: it hears them again after missing some.
+   */
+  kind:
+    | "structure"
+    | "property"
+    | "state"
+    | "text"
+    | "bounds"
+    | "window"
+    | "focus"
+    | "gone"
+    | "muted"
+    | "unmuted";
   /** The node named by the notification, when there is one. */
   handle?: string;
   /** The toolkit's detail (AT-SPI: the state name of a state change, e.g. `showing`). */
@@ -191,6 +205,12 @@ export interface Engine {
   capture(window: string | undefined, signal: AbortSignal): Promise<Capture>;
   /** Starts delivering change notifications; returns the unsubscribe function. */
   subscribe(listener: (event: EngineEvent) => void): Promise<() => Promise<void>>;
+  /**
+   * Narrows element-level notifications to the apps whose windows are watched, so an
+   * app nobody reads costs nothing. Engines without it deliver every app's changes.
+   * Resolves once the engine hears all of `apps`; rejects if it cannot hear one.
+   */
+  follow?(apps: readonly string[]): Promise<void>;
   /** Accessibility calls and window walks so far (tests and `hello` count them). */
   stats(): EngineStats;
   /** Releases every native resource; idempotent. */

@@ -45,6 +45,8 @@ export class FakeEngine implements Engine {
   patches: NodeRequest[][] = [];
   /** Make subscribe fail. */
   noNotifications = false;
+  /** Every follow list asked for, with the walk count when it was asked. */
+  follows: { apps: string[]; walks: number }[] = [];
   #listener: ((e: EngineEvent) => void) | undefined;
 
   availability(): Promise<Availability> {
@@ -84,6 +86,10 @@ export class FakeEngine implements Engine {
     if (this.noNotifications) return Promise.reject(new Error("registry refused"));
     this.#listener = listener;
     return Promise.resolve(() => Promise.resolve());
+  }
+  follow(apps: readonly string[]): Promise<void> {
+    this.follows.push({ apps: [...apps], walks: this.walks });
+    return Promise.resolve();
   }
   /** Posts a notification as the app would. */
   post(e: EngineEvent): void {

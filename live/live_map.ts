@@ -26,6 +26,7 @@ import { log } from "../util/log.ts";
 import { EventHub } from "./events.ts";
 import { type Origin, type Watched, WindowStore } from "./windows.ts";
 import { applyPatch, widerScope } from "./patch.ts";
+import { Following } from "./follow.ts";
 import { processAlive } from "../util/process.ts";
 
 /** Live-map state as answers report it. */
@@ -62,6 +63,10 @@ export class LiveMap {
   #gate: WalkGate = direct;
   #unsubscribe: (() => Promise<void>) | undefined;
   #subscribeError: string | undefined;
+  /** Apps the engine hears closely, and those it stopped hearing in part. */
+  readonly #following = new Following(() =>
+    this.#subscribeError === undefined ? this.#engine() : undefined
+  );
   #closed = false;
 
   /** Watches windows read through `engine()` with the tunables in `config`. */
@@ -97,6 +102,10 @@ export class LiveMap {
 
   readonly #onEvent = (e: EngineEvent): void => {
     if (e.kind === "gone") return this.#forgetApp(e.app);
+    if (e.kind === "muted" || e.kind === "unmuted") {
+      const reason = e.kind === "muted" ? e.detail ?? "notifications_muted" : undefined;
+      return this.#following.setMuted(e.app, reason, this.windows.all());
+    }
     this.events.onEvent(e);
     const now = performance.now();
     for (const w of this.windows.all()) {
@@ -223,16 +232,21 @@ export class LiveMap {
       w.pending = new Map();
       w.structural = 0;
     }
-    const seen = this.events.count(target.app);
-    const tree = await engine.readWindow(target.window, {
-      maxElements: max ?? this.#cfg.max_elements,
-      signal,
-      callTimeoutMs: w ? this.#cfg.app_timeout_ms : this.#cfg.default_app_timeout_ms,
+    return await this.#following.reading(target.app, engine, () => this.windows.all(), async () => {
+      const seen = this.events.count(target.app);
+      const tree = await engine.readWindow(target.window, {
+        maxElements: max ?? this.#cfg.max_elements,
+        signal,
+        callTimeoutMs: w ? this.#cfg.app_timeout_ms : this.#cfg.default_app_timeout_ms,
+      });
+      const read =
+        this.windows.record(target.window, { ...target, engine: engine.name }, tree, seen)
+          .watched;
+      if (engine.notifies === false) read.degraded ??= `no_notifications_from_${engine.name}`;
+      const muted = this.#following.mutedReason(target.app);
+      if (muted !== undefined) read.degraded ??= muted;
+      return read;
     });
-    const read = this.windows.record(target.window, { ...target, engine: engine.name }, tree, seen)
-      .watched;
-    if (engine.notifies === false) read.degraded ??= `no_notifications_from_${engine.name}`;
-    return read;
   }
 
   async #patch(target: Target, w: Watched, signal: AbortSignal): Promise<Watched> {
@@ -264,14 +278,18 @@ export class LiveMap {
       // A patch keeps what the last full read said of the tree.
       ...(w.treeDegraded !== undefined ? { degradedReason: w.treeDegraded } : {}),
     };
-    return this.windows.record(target.window, { ...target, engine: engine.name }, tree, seen)
+    const read = this.windows.record(target.window, { ...target, engine: engine.name }, tree, seen)
       .watched;
+    // The record may have pushed out the least recently used window.
+    this.#following.sync(this.windows.all());
+    return read;
   }
 
   /** The app quit: its maps describe nothing any more (a relaunch is a new watch). */
   #forgetApp(app: string): void {
     this.windows.dropApp(app);
     this.events.drop(app);
+    this.#following.sync(this.windows.all());
   }
 
   #forgetIfGone(target: Target, err: unknown): void {
@@ -280,6 +298,7 @@ export class LiveMap {
       this.#forgetApp(target.app);
     } else if (err.code === "window_not_found") {
       this.windows.drop(target.window);
+      this.#following.sync(this.windows.all());
     }
   }
 
@@ -328,6 +347,7 @@ export class LiveMap {
     for (const id of this.#lastPatch.keys()) {
       if (!this.windows.peek(id)) this.#lastPatch.delete(id);
     }
+    this.#following.sync(this.windows.all());
   }
 
   /** Stops timers and notifications; idempotent. */

@@ -6,14 +6,14 @@ import { FakeEngine, node } from "./_fake_engine.ts";
 const target: Target = { window: "w1", app: ":1.9", appName: "fake", pid: Deno.pid };
 const signal = () => AbortSignal.timeout(5_000);
 
-async function setup(cfg: Partial<ReturnType<typeof defaultConfig>> = {}) {
+function setup(cfg: Partial<ReturnType<typeof defaultConfig>> = {}) {
   const engine = new FakeEngine();
   const live = new LiveMap(() => engine, { ...defaultConfig(), ...cfg });
   return { engine, live };
 }
 
 Deno.test("LiveMap answers a clean window from memory and patches only the node named", async () => {
-  const { engine, live } = await setup({ probe_ms: 60_000 });
+  const { engine, live } = setup({ probe_ms: 60_000 });
   await live.start();
   try {
     const w = await live.refresh(target, undefined, signal());
@@ -32,7 +32,7 @@ Deno.test("LiveMap answers a clean window from memory and patches only the node 
 });
 
 Deno.test("LiveMap reads bounds-only for bounds, a subtree for structure, all for window events", async () => {
-  const { engine, live } = await setup({ probe_ms: 60_000 });
+  const { engine, live } = setup({ probe_ms: 60_000 });
   await live.start();
   try {
     const w = await live.refresh(target, undefined, signal());
@@ -54,7 +54,7 @@ Deno.test("LiveMap reads bounds-only for bounds, a subtree for structure, all fo
 });
 
 Deno.test("LiveMap goes to a full read after a burst past burst_limit", async () => {
-  const { engine, live } = await setup({ probe_ms: 60_000, burst_limit: 3 });
+  const { engine, live } = setup({ probe_ms: 60_000, burst_limit: 3 });
   await live.start();
   try {
     const w = await live.refresh(target, undefined, signal());
@@ -68,7 +68,7 @@ Deno.test("LiveMap goes to a full read after a burst past burst_limit", async ()
 });
 
 Deno.test("LiveMap without notifications says degraded and reuses the map at most degraded_reuse_ms", async () => {
-  const { engine, live } = await setup({ degraded_reuse_ms: 50 });
+  const { engine, live } = setup({ degraded_reuse_ms: 50 });
   engine.noNotifications = true;
   await live.start();
   try {
@@ -85,7 +85,7 @@ Deno.test("LiveMap without notifications says degraded and reuses the map at mos
 });
 
 Deno.test("LiveMap's probe degrades a window after two changes no notification announced", async () => {
-  const { engine, live } = await setup({ probe_ms: 50 });
+  const { engine, live } = setup({ probe_ms: 50 });
   await live.start();
   try {
     let w = await live.refresh(target, undefined, signal());
@@ -108,13 +108,43 @@ Deno.test("LiveMap's probe degrades a window after two changes no notification a
 });
 
 Deno.test("LiveMap drops an app's windows when the app is gone", async () => {
-  const { engine, live } = await setup();
+  const { engine, live } = setup();
   await live.start();
   try {
     await live.refresh(target, undefined, signal());
     assert.equal(live.windows.size, 1);
     engine.post({ app: target.app, kind: "gone" });
     assert.equal(live.windows.size, 0);
+  } finally {
+    await live.close();
+  }
+});
+
+Deno.test("LiveMap follows an app before its first read and lets go when its windows go", async () => {
+  const { engine, live } = setup({ probe_ms: 60_000 });
+  await live.start();
+  try {
+    await live.refresh(target, undefined, signal());
+    assert.deepEqual(engine.follows[0], { apps: [target.app], walks: 0 }, "followed, then read");
+    engine.post({ app: target.app, kind: "gone" });
+    assert.deepEqual(engine.follows.at(-1)?.apps, []);
+  } finally {
+    await live.close();
+  }
+});
+
+Deno.test("LiveMap: a muted app's windows read degraded, and after unmuted a full read is owed", async () => {
+  const { engine, live } = setup({ probe_ms: 60_000, degraded_reuse_ms: 60_000 });
+  await live.start();
+  try {
+    const w = await live.refresh(target, undefined, signal());
+    engine.post({ app: target.app, kind: "muted", detail: "bounds_flood: test" });
+    assert.deepEqual(live.state(w), { state: "degraded", reason: "bounds_flood: test" });
+    engine.post({ app: target.app, kind: "unmuted" });
+    assert.deepEqual(live.state(w), { state: "live" });
+    assert.equal(live.isFresh(w), false, "what was missed is read again");
+    await live.current(w, signal());
+    assert.equal(engine.walks, 2);
   } finally {
     await live.close();
   }

@@ -26,7 +26,7 @@ import { performAction } from "./act.ts";
 import { listApps, type WindowEntry } from "./apps.ts";
 import { connectA11yBus } from "./bus.ts";
 import { AtspiClient, type CallLimits, handleOf, NULL_PATH, refOf } from "./client.ts";
-import { subscribeEvents } from "./events.ts";
+import { AtspiEvents, MUTE_MS } from "./events.ts";
 import { readSkeleton, skeletonByWalk, visibilityState } from "./skeleton.ts";
 import { STATE } from "./states.ts";
 import { mapLimit } from "../../util/pool.ts";
@@ -39,6 +39,8 @@ export interface AtspiOptions {
   appTimeoutMs?: number;
   /** Environment lookup (tests pass their own). */
   env?: (k: string) => string | undefined;
+  /** How long an app that floods bounds notifications is first muted (default 30 s). */
+  boundsMuteMs?: number;
 }
 
 /** The answer to a bounds-only patch read: only `handle` and `bounds` mean anything. */
@@ -59,11 +61,13 @@ export class AtspiEngine implements Engine {
   readonly ops: readonly string[] = ATSPI_OPS;
   readonly #timeoutMs: number;
   readonly #env: (k: string) => string | undefined;
+  readonly #muteMs: number;
   readonly #windows = new Map<string, WindowEntry>();
   #bus: DBusConnection | undefined;
   #client: AtspiClient | undefined;
   #x11: X11Display | undefined;
   #connecting: Promise<AtspiClient> | undefined;
+  #events: AtspiEvents | undefined;
   #closed = false;
   #walks = 0;
   readonly #shown = new Map<string, number>();
@@ -72,6 +76,7 @@ export class AtspiEngine implements Engine {
   constructor(options: AtspiOptions = {}) {
     this.#timeoutMs = options.appTimeoutMs ?? 6_000;
     this.#env = options.env ?? ((k) => Deno.env.get(k));
+    this.#muteMs = options.boundsMuteMs ?? MUTE_MS;
   }
 
   async availability(): Promise<Availability> {
@@ -231,7 +236,17 @@ export class AtspiEngine implements Engine {
 
   async subscribe(listener: (event: EngineEvent) => void): Promise<() => Promise<void>> {
     await this.#connect();
-    return await subscribeEvents(this.#bus!, listener);
+    const events = new AtspiEvents(this.#bus!, listener, { muteMs: this.#muteMs });
+    await events.start();
+    this.#events = events;
+    return async () => {
+      if (this.#events === events) this.#events = undefined;
+      await events.close();
+    };
+  }
+
+  async follow(apps: readonly string[]): Promise<void> {
+    await this.#events?.follow(apps);
   }
 
   /** Apps this engine calls over their own peer socket instead of the bus. */

@@ -1,0 +1,104 @@
+/**
+ * Which apps the engine listens to closely, and which it has stopped hearing in part.
+ *
+ * The live map asks the engine for element-level notifications only for apps with a
+ * watched window ({@link Engine.follow}): an app nobody reads costs nothing. An app is
+ * followed before its first read starts, so nothing between that read and the watch
+ * goes unheard, and let go once its last window is dropped. An engine that mutes part
+ * of an app (a bounds flood) or cannot follow it makes the app's windows degraded
+ * with the reason, until it hears the app again.
+ *
+ * @module
+ */
+import type { Engine } from "../engines/engine.ts";
+import { log } from "../util/log.ts";
+import type { Watched } from "./windows.ts";
+
+/** The live map's follow list over its notifying engine. */
+export class Following {
+  readonly #engine: () => Engine | undefined;
+  readonly #followed = new Set<string>();
+  /** First reads under way, per app: their app must stay followed. */
+  readonly #reading = new Map<string, number>();
+  readonly #muted = new Map<string, string>();
+
+  /** `engine()` is the engine that delivers notifications, or undefined if none does. */
+  constructor(engine: () => Engine | undefined) {
+    this.#engine = engine;
+  }
+
+  /** Why `app`'s windows cannot stay live, while the engine does not hear all of it. */
+  mutedReason(app: string): string | undefined {
+    return this.#muted.get(app);
+  }
+
+  /**
+   * Records that the engine stopped (`reason`) or resumed (`undefined`) hearing all of
+   * `app`, and marks its `windows`: degraded, or back to live with a full read owed for
+   * what was missed.
+   */
+  setMuted(app: string, reason: string | undefined, windows: readonly Watched[]): void {
+    const was = this.#muted.get(app);
+    if (reason === undefined) this.#muted.delete(app);
+    else this.#muted.set(app, reason);
+    for (const w of windows) {
+      if (w.app !== app) continue;
+      if (reason !== undefined) {
+        w.degraded ??= reason;
+      } else if (w.degraded !== undefined && w.degraded === was) {
+        w.degraded = undefined;
+        w.misses = 0;
+        w.needsFull = true;
+      }
+    }
+  }
+
+  /**
+   * Runs `read` (a full read of one of `app`'s windows through `engine`) with the app
+   * followed from before it starts; `windows()` is consulted afterwards to let go of
+   * apps that lost their last window meanwhile.
+   */
+  async reading<T>(
+    app: string,
+    engine: Engine,
+    windows: () => readonly Watched[],
+    read: () => Promise<T>,
+  ): Promise<T> {
+    this.#reading.set(app, (this.#reading.get(app) ?? 0) + 1);
+    try {
+      await this.#follow(app, engine);
+      return await read();
+    } finally {
+      const n = (this.#reading.get(app) ?? 1) - 1;
+      if (n > 0) this.#reading.set(app, n);
+      else this.#reading.delete(app);
+      this.sync(windows());
+    }
+  }
+
+  async #follow(app: string, engine: Engine): Promise<void> {
+    if (engine !== this.#engine() || !engine.follow || this.#followed.has(app)) return;
+    this.#followed.add(app);
+    try {
+      await engine.follow([...this.#followed]);
+    } catch (err) {
+      this.#followed.delete(app);
+      this.#muted.set(app, `no_notifications: ${err instanceof Error ? err.message : err}`);
+    }
+  }
+
+  /** Lets the engine stop hearing apps that have no watched window left. */
+  sync(windows: readonly Watched[]): void {
+    const engine = this.#engine();
+    if (!engine?.follow) return;
+    const keep = new Set(this.#reading.keys());
+    for (const w of windows) if (w.map.engine === engine.name) keep.add(w.app);
+    for (const app of this.#muted.keys()) if (!keep.has(app)) this.#muted.delete(app);
+    const drop = [...this.#followed].filter((app) => !keep.has(app));
+    if (drop.length === 0) return;
+    for (const app of drop) this.#followed.delete(app);
+    engine.follow([...this.#followed]).catch((err) =>
+      log("debug", "could not stop following apps", { apps: drop, error: String(err) })
+    );
+  }
+}
