@@ -11,6 +11,8 @@ import { CUA_OPS } from "./cua/ops.ts";
 import { UIA_OPS } from "./uia/ops.ts";
 import { AX_OPS } from "./ax/ops.ts";
 import { VISION_OPS } from "./vision/ops.ts";
+import type { AtspiEngine } from "./atspi/engine.ts";
+import type { VisionEngine } from "./vision/engine.ts";
 
 /** A known engine, loaded on demand. */
 export interface EngineEntry {
@@ -72,10 +74,46 @@ export interface LoadedEngine {
   availability: Availability;
 }
 
-/** Loads every engine this OS can run and checks its availability. Never throws. */
+/**
+ * Loads every engine this OS can run and checks its availability, then adds the merged
+ * engine (`atspi+vision`) when both halves loaded. Never throws.
+ */
 export async function loadEngines(
   entries: readonly EngineEntry[] = ENGINES,
   os: typeof Deno.build.os = Deno.build.os,
+): Promise<LoadedEngine[]> {
+  const loaded = await loadEach(entries, os);
+  const merged = await mergedEngine(loaded);
+  return merged ? [...loaded, merged] : loaded;
+}
+
+/**
+ * The tree engine and vision reading one window together (read_ui `source: both`), for
+ * apps whose tree is too thin. Last in the list: the router never prefers it; the live
+ * map reads through it when a read's source calls for both.
+ */
+async function mergedEngine(loaded: readonly LoadedEngine[]): Promise<LoadedEngine | undefined> {
+  const atspi = loaded.find((l) => l.entry.name === "atspi")?.engine as AtspiEngine | undefined;
+  const vision = loaded.find((l) => l.entry.name === "vision")?.engine as VisionEngine | undefined;
+  if (!atspi || !vision) return undefined;
+  const { MergedEngine } = await import("./merged/engine.ts");
+  const engine = new MergedEngine(
+    atspi,
+    vision,
+    async (window, signal) => (await atspi.window(window, signal)).pid,
+  );
+  const entry: EngineEntry = {
+    name: engine.name,
+    os: ["linux"],
+    ops: engine.ops,
+    load: () => Promise.resolve(engine),
+  };
+  return { entry, engine, availability: await engine.availability() };
+}
+
+async function loadEach(
+  entries: readonly EngineEntry[],
+  os: typeof Deno.build.os,
 ): Promise<LoadedEngine[]> {
   return await Promise.all(entries.map(async (entry): Promise<LoadedEngine> => {
     if (!entry.os.includes(os)) {

@@ -137,8 +137,8 @@ export class Router {
   }
 
   /** Decides and counts where one read of `app` gets its elements (window included). */
-  sources(app: string, elementCount: number): SourceDecision {
-    const decision = chooseSource(elementCount, this.#degraded.get(app));
+  sources(app: string, elementCount: number, blankShare?: number): SourceDecision {
+    const decision = chooseSource(elementCount, this.#degraded.get(app), blankShare);
     this.#sources[decision.source]++;
     return decision;
   }

@@ -30,3 +30,11 @@ Deno.test("sources() follows markDegraded() and clearDegraded() per app", () => 
   assert.deepEqual(r.sources("Game", 40), { source: "tree" });
   assert.deepEqual(r.summary().sources, { tree: 2, vision: 1, both: 0 });
 });
+
+Deno.test("chooseSource() keeps a small tree with no blank area a tree read", () => {
+  assert.deepEqual(chooseSource(4, undefined, 0.1), { source: "tree" });
+  assert.deepEqual(chooseSource(4, undefined, 0.5), {
+    source: "both",
+    source_reason: "sparse_tree",
+  });
+});

@@ -105,6 +105,7 @@ Deno.test("verify waits for a value that appears 300 ms later and returns when i
   try {
     const r = await s.client.call("read_ui", { app: "chromium" });
     const later = r.elements!.find((e) => e.role === "AXButton" && e.name === "Later")!;
+    assert.ok(later, `no "Later" in ${r.elements!.length} elements from ${r.engine} (${r.source})`);
     const t0 = performance.now();
     const res = await s.client.call("act", {
       window: r.window,

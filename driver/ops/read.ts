@@ -12,6 +12,7 @@ import type { Engine } from "../../engines/engine.ts";
 import type { Element } from "../../protocol/element.ts";
 import type { Watched } from "../../live/windows.ts";
 import { DriverError } from "../../protocol/errors.ts";
+import { blankShare, pixelNodes } from "../../engines/merged/merge.ts";
 
 /**
  * A watched window of the app named (or with the pid) given, so a read of a known app
@@ -75,18 +76,42 @@ export async function readUi(
     cached: false,
   });
   const fresh = known && !p.fresh && p.max_elements === undefined ? known : undefined;
-  const { watched: w, cached } =
-    await (fresh ? core.live.current(fresh, ctx.signal) : walk(located))
-      .catch(async (err) => {
-        // The app's remembered window closed: look the app up again, it may have another.
-        if (
-          p.window === undefined && known && err instanceof DriverError &&
-          err.code === "window_not_found"
-        ) {
-          return await walk(await locate(core, engine, p, ctx));
-        }
-        throw err;
-      });
+  const first = await (fresh ? core.live.current(fresh, ctx.signal) : walk(located))
+    .catch(async (err) => {
+      // The app's remembered window closed: look the app up again, it may have another.
+      if (
+        p.window === undefined && known && err instanceof DriverError &&
+        err.code === "window_not_found"
+      ) {
+        return await walk(await locate(core, engine, p, ctx));
+      }
+      throw err;
+    });
+  const decided = sourceOf(core, first.watched);
+  let source = decided.source;
+  let read = first;
+  if (decided.reread) {
+    // The source the tree calls for needs another engine: read the window with it.
+    try {
+      const again = await core.live.refresh(
+        first.watched,
+        p.max_elements,
+        ctx.signal,
+        true,
+        decided.reread,
+      );
+      read = { watched: again, cached: false };
+    } catch (err) {
+      if (!(err instanceof DriverError) || err.code !== "driver_unavailable") throw err;
+      // The tree read stands, and the answer says why pixels are missing from it.
+      source = {
+        ...source,
+        source: "tree",
+        source_reason: `${source.source_reason}; ${err.message}`,
+      };
+    }
+  }
+  const { watched: w, cached } = read;
   const map = w.map;
   let body: Partial<HandlerResultOf<"read_ui">>;
   const withCrops = async (els: readonly Element[]): Promise<Element[]> =>
@@ -101,7 +126,6 @@ export async function readUi(
   } else {
     body = { elements: await withCrops(map.elements) };
   }
-  const source = sourceOf(core, w);
   return {
     app: w.appName,
     pid: w.pid,
@@ -117,28 +141,50 @@ export async function readUi(
 }
 
 /**
- * Where this answer's elements came from, as the router sees it. Pixels for apps with no
- * tree at all; for an empty or thin tree of an app on the bus, the router wants vision
- * too, which this build does not merge yet, and the answer says so.
+ * Where this answer's elements come from, as the router sees it, and the engine to read
+ * the window with when that is not the one that just read it. Pixels alone for apps with
+ * no tree at all; the tree and pixels merged (`<tree>+vision`) for an empty or thin tree
+ * of an app on the bus, and the tree alone again once it has grown.
  */
-function sourceOf(core: DriverCore, w: Watched) {
+function sourceOf(core: DriverCore, w: Watched): { source: SourceFields; reread?: string } {
   if (w.map.engine === "vision") {
     const reason = core.router.degradedReason(w.appName) ?? "no_accessibility_tree";
     return {
-      source: "vision" as const,
-      source_reason: reason,
-      degraded: true,
-      degraded_reason: reason,
+      source: { source: "vision", source_reason: reason, degraded: true, degraded_reason: reason },
     };
   }
   // An engine that calls its own tree unusable knows more than the element count does.
   if (w.treeDegraded) core.router.markDegraded(w.appName, w.treeDegraded);
   else core.router.clearDegraded(w.appName); // a usable tree again
-  const src = core.router.sources(w.appName, w.map.elements.length);
-  if (src.source === "tree") return { source: "tree" as const };
+  const [treeEngine] = w.map.engine.split("+") as [string];
+  const fromTree = w.map.elements.length - pixelNodes(w.tree);
+  const src = core.router.sources(w.appName, fromTree, blankShare(w.tree));
+  if (src.source === "tree") {
+    const reread = treeEngine !== w.map.engine ? treeEngine : undefined;
+    return { source: { source: "tree" }, ...(reread ? { reread } : {}) };
+  }
+  const reason = src.source_reason!;
+  const merged = `${treeEngine}+vision`;
+  if (!core.available(merged)) {
+    return {
+      source: {
+        source: "tree",
+        source_reason: `${reason}; merging in vision needs the ${merged} engine, unavailable here`,
+        degraded: true,
+        degraded_reason: reason,
+      },
+    };
+  }
   return {
-    source: "tree" as const,
-    source_reason: `${src.source_reason}; merging vision into a tree read is not built yet`,
-    ...(src.source === "vision" ? { degraded: true, degraded_reason: src.source_reason! } : {}),
+    source: { source: src.source, source_reason: reason, degraded: true, degraded_reason: reason },
+    ...(w.map.engine !== merged ? { reread: merged } : {}),
   };
+}
+
+/** The source fields of a read_ui answer. */
+interface SourceFields {
+  source: "tree" | "vision" | "both";
+  source_reason?: string;
+  degraded?: boolean;
+  degraded_reason?: string;
 }

@@ -5,7 +5,7 @@ set -euo pipefail
 
 PACKAGES=(
   xvfb x11-utils x11-xserver-utils dbus dbus-x11 at-spi2-core libatspi2.0-0 libxtst6
-  xdotool scrot python3-pyatspi jq
+  xdotool scrot python3-pyatspi python3-gi python3-gi-cairo gir1.2-gtk-3.0 jq
   gnome-calculator mousepad gtk-3-examples x11-apps xterm chromium tesseract-ocr
 )
 

@@ -108,6 +108,14 @@ export const mousepad = (): Promise<App> => startApp("mousepad", ["--disable-ser
 export const widgetFactory = (): Promise<App> =>
   startApp("gtk3-widget-factory", [], "gtk3-widget-factory");
 
+/** A GTK 3 window that is one drawing area: on the bus, with a tree too thin to use. */
+export const canvasApp = (): Promise<App> =>
+  startApp(
+    "/usr/bin/python3",
+    [new URL("./canvas_app.py", import.meta.url).pathname],
+    "Canvas app",
+  );
+
 /** Clicks screen point x, y with xdotool: input from outside the driver. */
 export async function xdotoolClick(x: number, y: number): Promise<void> {
   const out = await new Deno.Command("xdotool", {
