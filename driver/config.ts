@@ -21,6 +21,8 @@ export const DriverConfig = z.strictObject({
   probe_ms: ms.default(2_000),
   /** Structural notifications in one burst that trigger a full walk instead of a patch. */
   burst_limit: z.number().int().min(1).default(40),
+  /** Containers around a patch's nodes whose child count is checked (0: no check). */
+  child_checks: z.number().int().min(0).max(256).default(16),
   /** A degraded window's map is reused at most this long. */
   degraded_reuse_ms: ms.default(500),
   /** A reader that waited for another walk reuses it if it finished this recently. */

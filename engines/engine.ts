@@ -30,6 +30,12 @@ export interface RawNode {
   actions: ActionName[];
   /** Children in tree order. */
   children: RawNode[];
+  /**
+   * How many children the app itself said the node has when it was read, hidden ones
+   * included, when the engine knows: the live map's child-list check compares it with
+   * {@link Engine.childCounts} to catch rows added without a notification.
+   */
+  childCount?: number;
 }
 
 /** How much of a node a patch reads again. */
@@ -211,6 +217,16 @@ export interface Engine {
    * Resolves once the engine hears all of `apps`; rejects if it cannot hear one.
    */
   follow?(apps: readonly string[]): Promise<void>;
+  /**
+   * The app's current child count of each node (`null`: the node is gone), one cheap
+   * call each: the live map's child-list check of the containers around what a patch
+   * reads. Engines without it skip the check.
+   */
+  childCounts?(
+    window: string,
+    handles: readonly string[],
+    budget: ReadBudget,
+  ): Promise<Map<string, number | null>>;
   /** Accessibility calls and window walks so far (tests and `hello` count them). */
   stats(): EngineStats;
   /** Releases every native resource; idempotent. */

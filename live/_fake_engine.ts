@@ -43,6 +43,10 @@ export class FakeEngine implements Engine {
   walks = 0;
   /** Patch requests made. */
   patches: NodeRequest[][] = [];
+  /** Reads carry child counts, so the live map's child-list check runs (off by default). */
+  countsChildren = false;
+  /** Child counts asked for, per call. */
+  countCalls: string[][] = [];
   /** Make subscribe fail. */
   noNotifications = false;
   /** Every follow list asked for, with the walk count when it was asked. */
@@ -57,14 +61,34 @@ export class FakeEngine implements Engine {
   }
   readWindow(): Promise<WindowTree> {
     this.walks++;
-    return Promise.resolve({ root: structuredClone(this.tree), nodes: 3, ms: 0, truncated: false });
+    return Promise.resolve({ root: this.#read(this.tree), nodes: 3, ms: 0, truncated: false });
+  }
+  /** A copy as an engine reads it: with child counts when it counts children. */
+  #read(n: RawNode): RawNode {
+    const copy = structuredClone(n);
+    if (!this.countsChildren) return copy;
+    const count = (x: RawNode) => {
+      x.childCount = x.children.length;
+      x.children.forEach(count);
+    };
+    count(copy);
+    return copy;
+  }
+  #find(n: RawNode, h: string): RawNode | undefined {
+    return n.handle === h ? n : n.children.map((c) => this.#find(c, h)).find(Boolean);
   }
   readNodes(_w: string, requests: readonly NodeRequest[]): Promise<Map<string, RawNode | null>> {
     this.patches.push([...requests]);
-    const find = (n: RawNode, h: string): RawNode | undefined =>
-      n.handle === h ? n : n.children.map((c) => find(c, h)).find(Boolean);
+    const read = (h: string) => {
+      const found = this.#find(this.tree, h);
+      return found ? this.#read(found) : null;
+    };
+    return Promise.resolve(new Map(requests.map((r) => [r.handle, read(r.handle)])));
+  }
+  childCounts(_w: string, handles: readonly string[]): Promise<Map<string, number | null>> {
+    this.countCalls.push([...handles]);
     return Promise.resolve(
-      new Map(requests.map((r) => [r.handle, structuredClone(find(this.tree, r.handle)) ?? null])),
+      new Map(handles.map((h) => [h, this.#find(this.tree, h)?.children.length ?? null])),
     );
   }
   childCount(): Promise<number> {

@@ -19,13 +19,13 @@
  *
  * @module
  */
-import type { Engine, EngineEvent, RawNode } from "../engines/engine.ts";
+import type { Engine, EngineEvent, PatchScope, RawNode } from "../engines/engine.ts";
 import { DriverError } from "../protocol/errors.ts";
 import type { DriverConfig } from "../driver/config.ts";
 import { log } from "../util/log.ts";
 import { EventHub } from "./events.ts";
 import { type Origin, type Watched, WindowStore } from "./windows.ts";
-import { applyPatch, widerScope } from "./patch.ts";
+import { applyPatch, containersToCheck, widerScope } from "./patch.ts";
 import { Following } from "./follow.ts";
 import { processAlive } from "../util/process.ts";
 
@@ -258,6 +258,7 @@ export class LiveMap {
     const started = performance.now();
     let reads: Map<string, RawNode | null>;
     try {
+      await this.#checkChildLists(engine, target.window, w.tree, pending, signal);
       reads = await engine.readNodes(
         target.window,
         [...pending].map(([handle, scope]) => ({ handle, scope })),
@@ -283,6 +284,32 @@ export class LiveMap {
     // The record may have pushed out the least recently used window.
     this.#following.sync(this.windows.all());
     return read;
+  }
+
+  /**
+   * The child-list check (design document, "Patching"): the containers around what the
+   * patch reads are asked for their child count, and one that changed with no
+   * notification saying so is read again with its subtree, in this same patch.
+   */
+  async #checkChildLists(
+    engine: Engine,
+    window: string,
+    tree: RawNode,
+    pending: Map<string, PatchScope>,
+    signal: AbortSignal,
+  ): Promise<void> {
+    if (!engine.childCounts) return;
+    const containers = containersToCheck(tree, pending, this.#cfg.child_checks);
+    if (containers.length === 0) return;
+    const counts = await engine.childCounts(window, containers.map((c) => c.handle), {
+      maxElements: 1,
+      signal,
+      callTimeoutMs: this.#cfg.app_timeout_ms,
+    });
+    for (const c of containers) {
+      const now = counts.get(c.handle);
+      if (now !== undefined && now !== c.childCount) pending.set(c.handle, "subtree");
+    }
   }
 
   /** The app quit: its maps describe nothing any more (a relaunch is a new watch). */

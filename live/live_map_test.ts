@@ -149,3 +149,28 @@ Deno.test("LiveMap: a muted app's windows read degraded, and after unmuted a ful
     await live.close();
   }
 });
+
+Deno.test("LiveMap's child-list check reads a container again whose rows changed silently", async () => {
+  const { engine, live } = setup({ probe_ms: 60_000 });
+  engine.countsChildren = true;
+  engine.tree = node("w", "Window", [node("list", "List", [node("r1", "Row 1")])]);
+  await live.start();
+  try {
+    const w = await live.refresh(target, undefined, signal());
+    // A row appears with no notification; then the first row's name changes, announced.
+    engine.tree.children[0]!.children.push(node("r2", "Row 2"));
+    engine.tree.children[0]!.children[0]!.name = "Row 1!";
+    engine.post({ app: target.app, kind: "property", handle: "r1" });
+    const after = await live.current(w, signal());
+    assert.deepEqual(engine.countCalls, [["list"]]);
+    assert.deepEqual(engine.patches.at(-1), [
+      { handle: "r1", scope: "node" },
+      { handle: "list", scope: "subtree" },
+    ]);
+    const names = after.watched.map.elements.map((e) => e.name);
+    assert.ok(names.includes("Row 2") && names.includes("Row 1!"), names.join(", "));
+    assert.equal(engine.walks, 1, "no full read");
+  } finally {
+    await live.close();
+  }
+});

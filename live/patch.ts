@@ -96,3 +96,29 @@ export function applyPatch(
   }
   return { root: top, nodes, windowGone: false, unknown };
 }
+
+/**
+ * The containers a patch checks for children added or removed without a notification:
+ * the nodes it reads without their subtree and their ancestors below the window, each
+ * once, nearest first, at most `limit`. Only nodes with children whose read child count
+ * is known qualify, and none that is read with its subtree anyway.
+ */
+export function containersToCheck(
+  root: RawNode,
+  scopes: ReadonlyMap<string, PatchScope>,
+  limit: number,
+): RawNode[] {
+  const places = index(root);
+  const out = new Map<string, RawNode>();
+  for (const handle of scopes.keys()) {
+    let place = places.get(handle);
+    // The window itself is the staleness probe's to check.
+    while (place?.parent && out.size < limit) {
+      const n = place.node;
+      const container = n.childCount !== undefined && (n.childCount > 0 || n.children.length > 0);
+      if (container && scopes.get(n.handle) !== "subtree") out.set(n.handle, n);
+      place = places.get(place.parent.handle);
+    }
+  }
+  return [...out.values()];
+}

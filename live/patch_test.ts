@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import type { RawNode } from "../engines/engine.ts";
-import { applyPatch } from "./patch.ts";
+import type { PatchScope, RawNode } from "../engines/engine.ts";
+import { applyPatch, containersToCheck } from "./patch.ts";
 
 function n(handle: string, children: RawNode[] = [], name = handle): RawNode {
   return {
@@ -69,4 +69,18 @@ Deno.test("widerScope() keeps the widest of two scopes", async () => {
   assert.equal(widerScope(undefined, "bounds"), "bounds");
   assert.equal(widerScope("bounds", "node"), "node");
   assert.equal(widerScope("subtree", "bounds"), "subtree");
+});
+
+Deno.test("containersToCheck() takes the read nodes' ancestors below the window, once each", () => {
+  const leaf = (handle: string): RawNode => ({ ...n(handle), childCount: 0 });
+  const list: RawNode = { ...n("list", [leaf("row1"), leaf("row2")]), childCount: 2 };
+  const panel: RawNode = { ...n("panel", [list, leaf("label")]), childCount: 2 };
+  const win: RawNode = { ...n("win", [panel]), childCount: 1 };
+  const got = (scopes: [string, PatchScope][], limit = 16) =>
+    containersToCheck(win, new Map(scopes), limit).map((n) => n.handle);
+  assert.deepEqual(got([["row1", "node"], ["row2", "bounds"]]), ["list", "panel"]);
+  assert.deepEqual(got([["label", "node"]]), ["panel"], "a leaf is no container");
+  assert.deepEqual(got([["list", "subtree"]]), ["panel"], "a subtree read needs no count");
+  assert.deepEqual(got([["row1", "node"]], 1), ["list"], "nearest first, up to the limit");
+  assert.deepEqual(got([["win", "node"]]), [], "the window is the probe's");
 });

@@ -216,3 +216,36 @@ Deno.test("GTK 3 apps are called over their own peer socket, GTK 4 through the b
     await pad.stop();
   }
 });
+
+Deno.test("child counts a read records match what childCounts asks the app (GTK 3 and GTK 4)", async () => {
+  const pad = await mousepad();
+  const calc = await calculator();
+  const engine = new AtspiEngine();
+  try {
+    const apps = await engine.listApps(AbortSignal.timeout(5_000));
+    for (const name of ["mousepad", "gnome-calculator"]) {
+      const window = apps.find((a) => a.name === name)!.windows[0]!.window;
+      const budget = { maxElements: 5_000, signal: AbortSignal.timeout(10_000) };
+      const tree = await engine.readWindow(window, budget);
+      const containers: { handle: string; childCount?: number }[] = [];
+      const stack = [...tree.root.children];
+      while (stack.length) {
+        const n = stack.pop()!;
+        if (n.childCount !== undefined && n.children.length > 0) containers.push(n);
+        stack.push(...n.children);
+      }
+      assert.ok(containers.length > 3, `${name}: ${containers.length} containers with counts`);
+      const counts = await engine.childCounts(window, containers.map((c) => c.handle), budget);
+      // A mismatch here would send the container to a subtree read on every patch.
+      const off = containers.filter((c) => counts.get(c.handle) !== c.childCount);
+      assert.deepEqual(
+        off.map((c) => `${c.handle}: ${c.childCount} vs ${counts.get(c.handle)}`),
+        [],
+      );
+    }
+  } finally {
+    await engine.close();
+    await calc.stop();
+    await pad.stop();
+  }
+});

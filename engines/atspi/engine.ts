@@ -182,6 +182,26 @@ export class AtspiEngine implements Engine {
     return out;
   }
 
+  async childCounts(
+    window: string,
+    handles: readonly string[],
+    budget: ReadBudget,
+  ): Promise<Map<string, number | null>> {
+    const client = await this.#connect();
+    await this.window(window, budget.signal);
+    const limits = { timeoutMs: budget.callTimeoutMs ?? this.#timeoutMs, signal: budget.signal };
+    const out = new Map<string, number | null>();
+    await mapLimit(handles, 16, async (handle) => {
+      try {
+        out.set(handle, Number(await client.prop(refOf(handle), "Accessible", "ChildCount", limits)));
+      } catch (err) {
+        if (err instanceof DriverError && err.code === "element_not_found") out.set(handle, null);
+        else throw err;
+      }
+    });
+    return out;
+  }
+
   async childCount(window: string, signal: AbortSignal): Promise<number> {
     const client = await this.#connect();
     const { ref } = await this.window(window, signal);

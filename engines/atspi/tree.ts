@@ -103,6 +103,8 @@ function shell(node: SkeletonNode): RawNode {
     focused: s.has(STATE.FOCUSED) || (s.has(STATE.ACTIVE) && atspiRoleName(node.role) === "frame"),
     actions: actionsOf(node),
     children: [],
+    // -1: a manager that keeps its children out of the cache; its count means nothing.
+    ...(node.childCount >= 0 ? { childCount: node.childCount } : {}),
   };
 }
 
