@@ -110,7 +110,8 @@ export class LiveMap {
     const now = performance.now();
     for (const w of this.windows.all()) {
       if (w.app !== e.app || !this.#route(w, e)) continue;
-      if (now - w.used <= this.#cfg.active_ms) this.#schedulePatch(w);
+      // A degraded window is read in full when asked for, never in the background.
+      if (now - w.used <= this.#cfg.active_ms && !w.degraded) this.#schedulePatch(w);
     }
   };
 

@@ -174,3 +174,20 @@ Deno.test("LiveMap's child-list check reads a container again whose rows changed
     await live.close();
   }
 });
+
+Deno.test("LiveMap never reads a degraded window in the background", async () => {
+  const { engine, live } = setup({ probe_ms: 60_000, degraded_reuse_ms: 1, patch_interval_ms: 1 });
+  await live.start();
+  try {
+    await live.refresh(target, undefined, signal());
+    engine.post({ app: target.app, kind: "muted", detail: "bounds_flood: test" });
+    for (let i = 0; i < 5; i++) {
+      engine.post({ app: target.app, kind: "property", handle: "a" });
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.equal(engine.walks, 1);
+    assert.deepEqual(engine.patches, []);
+  } finally {
+    await live.close();
+  }
+});
