@@ -11,6 +11,7 @@ import { Server } from "../rpc/server.ts";
 import { newToken, tokenMatches } from "../rpc/token.ts";
 import { writeFileAtomic } from "../util/atomic.ts";
 import { log } from "../util/log.ts";
+import { startWatchdog } from "../util/watchdog.ts";
 import { ensurePrivateDir } from "../util/paths.ts";
 import { assemble } from "./setup.ts";
 import { writeAllSync } from "../util/write.ts";
@@ -71,12 +72,15 @@ export async function serve(options: ServeOptions): Promise<number> {
     throw err;
   }
 
+  const stalled = driver.config.watchdog_ms;
+  const stopWatchdog = stalled > 0 ? startWatchdog({ stallMs: stalled }) : () => {};
   const stop = new AbortController();
   const reason = await Promise.race([
     untilSignal(stop.signal),
     ...(options.exitWithParent ? [untilParentGone(stop.signal)] : []),
   ]);
   stop.abort();
+  stopWatchdog();
   log("info", "stopping", { reason });
   await server.close();
   await driver.close();

@@ -43,6 +43,11 @@ export const DriverConfig = z.strictObject({
   max_elements: z.number().int().min(1).max(100_000).default(5_000),
   /** Default request deadline. */
   request_timeout_ms: ms.default(30_000),
+  /**
+   * A driver whose event loop has not turned this long is killed, to be restarted by its
+   * service manager or parent (0: no watchdog).
+   */
+  watchdog_ms: ms.default(30_000),
   /** How long a request waits for a lock before `busy`. */
   lock_timeout_ms: ms.default(10_000),
 });
