@@ -95,6 +95,8 @@ export class MergedEngine implements Engine {
         reason,
       });
     }
+    // Windows come and go over a long-running service: remember the recent ones only.
+    if (this.#pixels.size >= 64) this.#pixels.delete(this.#pixels.keys().next().value!);
     this.#pixels.set(window, found);
     return found;
   }
