@@ -193,7 +193,10 @@ export class AtspiEngine implements Engine {
     const out = new Map<string, number | null>();
     await mapLimit(handles, 16, async (handle) => {
       try {
-        out.set(handle, Number(await client.prop(refOf(handle), "Accessible", "ChildCount", limits)));
+        out.set(
+          handle,
+          Number(await client.prop(refOf(handle), "Accessible", "ChildCount", limits)),
+        );
       } catch (err) {
         if (err instanceof DriverError && err.code === "element_not_found") out.set(handle, null);
         else throw err;
