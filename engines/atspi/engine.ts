@@ -155,31 +155,25 @@ export class AtspiEngine implements Engine {
     requests: readonly NodeRequest[],
     budget: ReadBudget,
   ): Promise<Map<string, RawNode | null>> {
-    const client = await this.#connect();
-    await this.window(window, budget.signal);
-    const limits = { timeoutMs: budget.callTimeoutMs ?? this.#timeoutMs, signal: budget.signal };
     // The window's own visibility rule, learnt on its last full read (GTK 4: VISIBLE).
     const shown = this.#shown.get(window) ?? STATE.SHOWING;
-    const out = new Map<string, RawNode | null>();
-    await mapLimit(requests, 16, async ({ handle, scope }) => {
-      const ref = refOf(handle);
-      const max = scope === "subtree" ? budget.maxElements : 1;
-      try {
+    return await this.#eachNode(
+      window,
+      requests,
+      budget,
+      async ({ handle, scope }, client, limits) => {
+        const ref = refOf(handle);
         if (scope === "bounds") {
           // An animation posts bounds by the hundred: one call each, not a node read.
           const [x, y, w, h] = await client.extents(ref, limits);
-          out.set(handle, { ...BOUNDS_ONLY, handle, bounds: { x, y, w, h } });
-          return;
+          return { ...BOUNDS_ONLY, handle, bounds: { x, y, w, h } };
         }
+        const max = scope === "subtree" ? budget.maxElements : 1;
         const skeleton = await skeletonByWalk(client, ref, limits, max, shown);
         const tree = await buildTree(client, skeleton, ref.path, max, limits, shown);
-        out.set(handle, tree?.root ?? null);
-      } catch (err) {
-        if (err instanceof DriverError && err.code === "element_not_found") out.set(handle, null);
-        else throw err;
-      }
-    });
-    return out;
+        return tree?.root ?? null;
+      },
+    );
   }
 
   async childCounts(
@@ -187,19 +181,36 @@ export class AtspiEngine implements Engine {
     handles: readonly string[],
     budget: ReadBudget,
   ): Promise<Map<string, number | null>> {
+    return await this.#eachNode(
+      window,
+      handles.map((handle) => ({ handle })),
+      budget,
+      async ({ handle }, client, limits) =>
+        Number(await client.prop(refOf(handle), "Accessible", "ChildCount", limits)),
+    );
+  }
+
+  /**
+   * Reads each named node of `window` (16 at a time), by handle; a node that is gone
+   * answers `null`, any other failure fails the whole read.
+   */
+  async #eachNode<I extends { handle: string }, T>(
+    window: string,
+    items: readonly I[],
+    budget: ReadBudget,
+    read: (item: I, client: AtspiClient, limits: CallLimits) => Promise<T | null>,
+  ): Promise<Map<string, T | null>> {
     const client = await this.#connect();
     await this.window(window, budget.signal);
     const limits = { timeoutMs: budget.callTimeoutMs ?? this.#timeoutMs, signal: budget.signal };
-    const out = new Map<string, number | null>();
-    await mapLimit(handles, 16, async (handle) => {
+    const out = new Map<string, T | null>();
+    await mapLimit(items, 16, async (item) => {
       try {
-        out.set(
-          handle,
-          Number(await client.prop(refOf(handle), "Accessible", "ChildCount", limits)),
-        );
+        out.set(item.handle, await read(item, client, limits));
       } catch (err) {
-        if (err instanceof DriverError && err.code === "element_not_found") out.set(handle, null);
-        else throw err;
+        if (err instanceof DriverError && err.code === "element_not_found") {
+          out.set(item.handle, null);
+        } else throw err;
       }
     });
     return out;
