@@ -17,14 +17,19 @@ import type { Watched } from "./windows.ts";
 /** The live map's follow list over its notifying engine. */
 export class Following {
   readonly #engine: () => Engine | undefined;
+  readonly #windows: () => readonly Watched[];
   readonly #followed = new Set<string>();
   /** First reads under way, per app: their app must stay followed. */
   readonly #reading = new Map<string, number>();
   readonly #muted = new Map<string, string>();
 
-  /** `engine()` is the engine that delivers notifications, or undefined if none does. */
-  constructor(engine: () => Engine | undefined) {
+  /**
+   * `engine()` is the engine that delivers notifications, or undefined if none does;
+   * `windows()` the watched windows.
+   */
+  constructor(engine: () => Engine | undefined, windows: () => readonly Watched[]) {
     this.#engine = engine;
+    this.#windows = windows;
   }
 
   /** Why `app`'s windows cannot stay live, while the engine does not hear all of it. */
@@ -34,14 +39,14 @@ export class Following {
 
   /**
    * Records that the engine stopped (`reason`) or resumed (`undefined`) hearing all of
-   * `app`, and marks its `windows`: degraded, or back to live with a full read owed for
+   * `app`, and marks its windows: degraded, or back to live with a full read owed for
    * what was missed.
    */
-  setMuted(app: string, reason: string | undefined, windows: readonly Watched[]): void {
+  setMuted(app: string, reason: string | undefined): void {
     const was = this.#muted.get(app);
     if (reason === undefined) this.#muted.delete(app);
     else this.#muted.set(app, reason);
-    for (const w of windows) {
+    for (const w of this.#windows()) {
       if (w.app !== app) continue;
       if (reason !== undefined) {
         w.degraded ??= reason;
@@ -55,15 +60,10 @@ export class Following {
 
   /**
    * Runs `read` (a full read of one of `app`'s windows through `engine`) with the app
-   * followed from before it starts; `windows()` is consulted afterwards to let go of
-   * apps that lost their last window meanwhile.
+   * followed from before it starts; afterwards, lets go of apps that lost their last
+   * window meanwhile.
    */
-  async reading<T>(
-    app: string,
-    engine: Engine,
-    windows: () => readonly Watched[],
-    read: () => Promise<T>,
-  ): Promise<T> {
+  async reading<T>(app: string, engine: Engine, read: () => Promise<T>): Promise<T> {
     this.#reading.set(app, (this.#reading.get(app) ?? 0) + 1);
     try {
       await this.#follow(app, engine);
@@ -72,7 +72,7 @@ export class Following {
       const n = (this.#reading.get(app) ?? 1) - 1;
       if (n > 0) this.#reading.set(app, n);
       else this.#reading.delete(app);
-      this.sync(windows());
+      this.sync();
     }
   }
 
@@ -88,11 +88,11 @@ export class Following {
   }
 
   /** Lets the engine stop hearing apps that have no watched window left. */
-  sync(windows: readonly Watched[]): void {
+  sync(): void {
     const engine = this.#engine();
     if (!engine?.follow) return;
     const keep = new Set(this.#reading.keys());
-    for (const w of windows) if (w.map.engine === engine.name) keep.add(w.app);
+    for (const w of this.#windows()) if (w.map.engine === engine.name) keep.add(w.app);
     for (const app of this.#muted.keys()) if (!keep.has(app)) this.#muted.delete(app);
     const drop = [...this.#followed].filter((app) => !keep.has(app));
     if (drop.length === 0) return;

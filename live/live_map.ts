@@ -64,8 +64,9 @@ export class LiveMap {
   #unsubscribe: (() => Promise<void>) | undefined;
   #subscribeError: string | undefined;
   /** Apps the engine hears closely, and those it stopped hearing in part. */
-  readonly #following = new Following(() =>
-    this.#subscribeError === undefined ? this.#engine() : undefined
+  readonly #following = new Following(
+    () => this.#subscribeError === undefined ? this.#engine() : undefined,
+    () => this.windows.all(),
   );
   #closed = false;
 
@@ -104,7 +105,7 @@ export class LiveMap {
     if (e.kind === "gone") return this.#forgetApp(e.app);
     if (e.kind === "muted" || e.kind === "unmuted") {
       const reason = e.kind === "muted" ? e.detail ?? "notifications_muted" : undefined;
-      return this.#following.setMuted(e.app, reason, this.windows.all());
+      return this.#following.setMuted(e.app, reason);
     }
     this.events.onEvent(e);
     const now = performance.now();
@@ -233,7 +234,7 @@ export class LiveMap {
       w.pending = new Map();
       w.structural = 0;
     }
-    return await this.#following.reading(target.app, engine, () => this.windows.all(), async () => {
+    return await this.#following.reading(target.app, engine, async () => {
       const seen = this.events.count(target.app);
       const tree = await engine.readWindow(target.window, {
         maxElements: max ?? this.#cfg.max_elements,
@@ -283,7 +284,7 @@ export class LiveMap {
     const read = this.windows.record(target.window, { ...target, engine: engine.name }, tree, seen)
       .watched;
     // The record may have pushed out the least recently used window.
-    this.#following.sync(this.windows.all());
+    this.#following.sync();
     return read;
   }
 
@@ -317,7 +318,7 @@ export class LiveMap {
   #forgetApp(app: string): void {
     this.windows.dropApp(app);
     this.events.drop(app);
-    this.#following.sync(this.windows.all());
+    this.#following.sync();
   }
 
   #forgetIfGone(target: Target, err: unknown): void {
@@ -326,7 +327,7 @@ export class LiveMap {
       this.#forgetApp(target.app);
     } else if (err.code === "window_not_found") {
       this.windows.drop(target.window);
-      this.#following.sync(this.windows.all());
+      this.#following.sync();
     }
   }
 
@@ -375,7 +376,7 @@ export class LiveMap {
     for (const id of this.#lastPatch.keys()) {
       if (!this.windows.peek(id)) this.#lastPatch.delete(id);
     }
-    this.#following.sync(this.windows.all());
+    this.#following.sync();
   }
 
   /** Stops timers and notifications; idempotent. */
