@@ -26,7 +26,7 @@ import type {
   WindowTree,
 } from "../engine.ts";
 import type { VisionEngine } from "../vision/engine.ts";
-import { nodesByHandle } from "../vision/tree.ts";
+import { nodesFrom } from "../vision/tree.ts";
 import { fromPixels, mergeTrees, pixelHandle } from "./merge.ts";
 
 /** What vision needs to find a tree engine's window among the X windows. */
@@ -107,8 +107,7 @@ export class MergedEngine implements Engine {
     budget: ReadBudget,
   ): Promise<Map<string, RawNode | null>> {
     // Pixels can't be read a node at a time: read the window (vision caches unchanged pixels).
-    const byHandle = nodesByHandle((await this.readWindow(window, budget)).root);
-    return new Map(requests.map(({ handle }) => [handle, byHandle.get(handle) ?? null]));
+    return nodesFrom((await this.readWindow(window, budget)).root, requests);
   }
 
   childCount(window: string, signal: AbortSignal): Promise<number> {

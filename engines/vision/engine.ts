@@ -33,7 +33,7 @@ import { analyse, type Analysis } from "./analyse.ts";
 import { captureKey, LruCache } from "./cache.ts";
 import { type LineReader, TesseractReader } from "./ocr.ts";
 import { VISION_OPS } from "./ops.ts";
-import { nodesByHandle, toTree } from "./tree.ts";
+import { nodesFrom, toTree } from "./tree.ts";
 import { findWindow, listWindows, parseWindowId, type WindowHint } from "./windows.ts";
 
 /** A line reader the engine owns and closes. */
@@ -184,8 +184,7 @@ export class VisionEngine implements Engine {
     budget: ReadBudget,
   ): Promise<Map<string, RawNode | null>> {
     // A node can't be read alone from pixels: read the window (cached when unchanged).
-    const byHandle = nodesByHandle((await this.read(window, budget)).root);
-    return new Map(requests.map(({ handle }) => [handle, byHandle.get(handle) ?? null]));
+    return nodesFrom((await this.read(window, budget)).root, requests);
   }
 
   async childCount(window: string, signal: AbortSignal): Promise<number> {

@@ -104,3 +104,15 @@ export function nodesByHandle(root: RawNode): Map<string, RawNode> {
   }
   return out;
 }
+
+/**
+ * The nodes `requests` name, found in a tree read whole (`null` for one not in it): how
+ * engines that cannot read a node alone answer `Engine.readNodes`.
+ */
+export function nodesFrom(
+  root: RawNode,
+  requests: readonly { handle: string }[],
+): Map<string, RawNode | null> {
+  const byHandle = nodesByHandle(root);
+  return new Map(requests.map(({ handle }) => [handle, byHandle.get(handle) ?? null]));
+}
