@@ -39,6 +39,9 @@ export const EXIT = { ok: 0, failed: 1, usage: 2, alreadyRunning: 3 } as const;
 
 /** Runs the server; resolves with the process exit code. */
 export async function serve(options: ServeOptions): Promise<number> {
+  // Taken before the ready line: a parent may act on that line and exit at once, and a
+  // parent pid read after that would already be init's, so its exit would go unseen.
+  const parent = Deno.ppid;
   const { paths, driver, dispatcher } = await assemble(options.dataDir);
   const server = new Server(dispatcher);
   let socketPath: string | undefined;
@@ -77,7 +80,7 @@ export async function serve(options: ServeOptions): Promise<number> {
   const stop = new AbortController();
   const reason = await Promise.race([
     untilSignal(stop.signal),
-    ...(options.exitWithParent ? [untilParentGone(stop.signal)] : []),
+    ...(options.exitWithParent ? [untilParentGone(parent, stop.signal)] : []),
   ]);
   stop.abort();
   stopWatchdog();
@@ -126,13 +129,13 @@ const PARENT_POLL_MS = 500;
  * write end of our stdin and the OS closes it when the app dies, however it dies. As a
  * second signal, on Linux and macOS an orphan is re-parented (to init or a subreaper),
  * so a changed `Deno.ppid` means the parent exited even if it leaked the pipe to another
- * process. Windows never re-parents, so there stdin EOF is the only signal.
+ * process. Windows never re-parents, so there stdin EOF is the only signal. `parent` is
+ * the parent pid as it was before the ready line.
  */
-function untilParentGone(abort: AbortSignal): Promise<string> {
+function untilParentGone(parent: number, abort: AbortSignal): Promise<string> {
   return new Promise((resolve) => {
-    const first = Deno.ppid;
     const timer = Deno.build.os === "windows" ? undefined : setInterval(() => {
-      if (Deno.ppid !== first) done("parent_exited");
+      if (Deno.ppid !== parent) done("parent_exited");
     }, PARENT_POLL_MS);
     const reader = Deno.stdin.readable.getReader();
     let finished = false;
