@@ -14,6 +14,15 @@ import type { Engine } from "../engines/engine.ts";
 import { log } from "../util/log.ts";
 import type { Watched } from "./windows.ts";
 
+/**
+ * Whether notifications of the engine named `notifier` concern a map read by `reader`:
+ * its own maps, and those of engines composed over it (`atspi+vision` reads its tree
+ * through atspi, so the tree's changes are announced as atspi's).
+ */
+function heardBy(reader: string, notifier: string): boolean {
+  return reader === notifier || reader.startsWith(`${notifier}+`);
+}
+
 /** The live map's follow list over its notifying engine. */
 export class Following {
   readonly #engine: () => Engine | undefined;
@@ -92,7 +101,7 @@ export class Following {
     const engine = this.#engine();
     if (!engine?.follow) return;
     const keep = new Set(this.#reading.keys());
-    for (const w of this.#windows()) if (w.map.engine === engine.name) keep.add(w.app);
+    for (const w of this.#windows()) if (heardBy(w.map.engine, engine.name)) keep.add(w.app);
     for (const app of this.#muted.keys()) if (!keep.has(app)) this.#muted.delete(app);
     const drop = [...this.#followed].filter((app) => !keep.has(app));
     if (drop.length === 0) return;

@@ -168,9 +168,11 @@ export class LiveMap {
 
   /** Does the map of `w` match the app, as far as notifications and the probe tell? */
   isFresh(w: Watched): boolean {
+    // A notification outdates any map, a degraded one too (the tree half of a merged
+    // read, or an app whose bounds alone are muted, still announces its other changes).
+    if (w.needsFull || w.pending.size > 0) return false;
     const age = performance.now() - w.readAt;
     if (this.#subscribeError || w.degraded) return age < this.#cfg.degraded_reuse_ms;
-    if (w.needsFull || w.pending.size > 0) return false;
     // Without a recent read or passing probe (an idle window is not probed), read again.
     return performance.now() - w.verifiedAt < this.#cfg.probe_ms * 1.5;
   }

@@ -191,3 +191,21 @@ Deno.test("LiveMap never reads a degraded window in the background", async () =>
     await live.close();
   }
 });
+
+Deno.test("LiveMap: a notification outdates a degraded window's map within its reuse time", async () => {
+  const { engine, live } = setup({ probe_ms: 60_000, degraded_reuse_ms: 60_000 });
+  await live.start();
+  try {
+    const w = await live.refresh(target, undefined, signal());
+    engine.post({ app: target.app, kind: "muted", detail: "bounds_flood: test" });
+    assert.equal((await live.current(w, signal())).cached, true, "reused while nothing is said");
+    engine.tree.children[0]!.name = "A2";
+    engine.post({ app: target.app, kind: "property", handle: "a" });
+    const after = await live.current(w, signal());
+    assert.equal(after.cached, false);
+    assert.equal(engine.walks, 2, "degraded: read in full");
+    assert.ok(after.watched.map.elements.some((e) => e.name === "A2"));
+  } finally {
+    await live.close();
+  }
+});

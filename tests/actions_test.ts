@@ -147,7 +147,8 @@ Deno.test("find answers by role, name and name_contains from the current map", a
   try {
     const r = await s.client.call("read_ui", { app: "chromium" });
     const f = await s.client.call("find", { window: r.window, query: { name_contains: "STATIC" } });
-    assert.ok(f.elements.some((e) => e.name === "Static words"));
+    const said = `${r.elements!.length} elements read by ${r.engine} (${r.source})`;
+    assert.ok(f.elements.some((e) => e.name === "Static words"), said);
     const g = await s.client.call("find", {
       window: r.window,
       query: { role: "AXButton", name: "Later" },
