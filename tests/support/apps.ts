@@ -127,7 +127,7 @@ export async function xdotoolClick(x: number, y: number): Promise<void> {
 /** Chromium on a local page, with its accessibility tree on. */
 export async function chromium(page: string, title: string): Promise<App> {
   const profile = await Deno.makeTempDir({ prefix: "allternit-chromium-" });
-  return await startApp("chromium", [
+  const app = await startApp("chromium", [
     "--no-sandbox",
     "--disable-gpu",
     "--force-renderer-accessibility",
@@ -140,4 +140,41 @@ export async function chromium(page: string, title: string): Promise<App> {
     "--window-size=900,700",
     `file://${page}`,
   ], title);
+  try {
+    await waitForPage(app.pid, title);
+  } catch (err) {
+    await app.stop();
+    throw err;
+  }
+  return app;
+}
+
+/**
+ * Waits until Chromium's page is in its accessibility tree: the window (titled by the
+ * page) shows before the renderer's tree reaches the bus, and a read in between sees
+ * only the browser's frame.
+ */
+async function waitForPage(pid: number, title: string, timeoutMs = 20_000): Promise<void> {
+  const engine = new AtspiEngine();
+  try {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const apps = await engine.listApps(AbortSignal.timeout(5_000)).catch(() => []);
+      const window = apps.find((a) => a.pid === pid)?.windows[0]?.window;
+      const tree = window === undefined ? undefined : await engine.readWindow(window, {
+        maxElements: 5_000,
+        signal: AbortSignal.timeout(5_000),
+      }).catch(() => undefined);
+      const stack = tree ? [...tree.root.children] : [];
+      while (stack.length) {
+        const n = stack.pop()!;
+        if (n.name === title && n.children.length > 0) return;
+        stack.push(...n.children);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`Chromium's page "${title}" did not reach the accessibility bus`);
+  } finally {
+    await engine.close();
+  }
 }
