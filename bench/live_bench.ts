@@ -55,7 +55,7 @@ try {
   const page = await Deno.makeTempFile({ suffix: ".html" });
   await Deno.writeTextFile(page, "<!doctype html><title>Idle page</title><p>idle</p>");
   apps.push(await mousepad(), await mousepad(), await widgetFactory());
-  apps.push(await chromium(page, "Idle page"));
+  apps.push(await chromium(page, "Idle page", "idle"));
   const listed = await c.call("list_apps");
   const windows: string[] = [];
   for (const a of listed.apps) {

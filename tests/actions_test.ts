@@ -100,7 +100,7 @@ const PAGE = `<!doctype html><title>Settle page</title>
 Deno.test("verify waits for a value that appears 300 ms later and returns when it does", async () => {
   const page = await Deno.makeTempFile({ suffix: ".html" });
   await Deno.writeTextFile(page, PAGE);
-  const app = await chromium(page, "Settle page");
+  const app = await chromium(page, "Settle page", "Static words");
   const s = await session();
   try {
     const r = await s.client.call("read_ui", { app: "chromium" });
@@ -142,7 +142,7 @@ Deno.test("verify waits for a value that appears 300 ms later and returns when i
 Deno.test("find answers by role, name and name_contains from the current map", async () => {
   const page = await Deno.makeTempFile({ suffix: ".html" });
   await Deno.writeTextFile(page, PAGE);
-  const app = await chromium(page, "Settle page");
+  const app = await chromium(page, "Settle page", "Static words");
   const s = await session();
   try {
     const r = await s.client.call("read_ui", { app: "chromium" });
@@ -163,7 +163,7 @@ Deno.test("find answers by role, name and name_contains from the current map", a
 Deno.test("an action that does nothing answers effect none after the no-reaction window", async () => {
   const page = await Deno.makeTempFile({ suffix: ".html" });
   await Deno.writeTextFile(page, PAGE);
-  const app = await chromium(page, "Settle page");
+  const app = await chromium(page, "Settle page", "Static words");
   const s = await session();
   try {
     const first = await s.client.call("read_ui", { app: "chromium" });

@@ -127,7 +127,7 @@ Deno.test("read_ui of Chromium on a local page shows its links and buttons", asy
      <button onclick="document.getElementById('out').textContent='clicked'">Press me</button>
      <p id="out">waiting</p>`,
   );
-  const app = await chromium(page, "Driver test page");
+  const app = await chromium(page, "Driver test page", "waiting");
   const s = await session();
   try {
     const r = await s.client.call("read_ui", { app: "chromium" });

@@ -187,7 +187,7 @@ Deno.test("a burst of 100 structural changes is read again a few times, not 100"
        for (let i = 0; i < 100; i++) { const li = document.createElement('li');
        li.textContent = 'row ' + i; l.appendChild(li); }">Add rows</button><ul id="l"></ul>`,
   );
-  const app = await chromium(page, "Burst page");
+  const app = await chromium(page, "Burst page", "Add rows");
   const s = await session();
   try {
     const r = await s.client.call("read_ui", { app: "chromium" });

@@ -210,9 +210,13 @@ Deno.test("a recorded xcalc batch replays after the window moved, and on a new w
     assert.ok(mv.success, "xdotool windowmove");
     // Moved and redrawn: the same pixels elsewhere, answered from the cache without OCR.
     const walks = vision.stats().walks;
+    let seen = "nothing";
     const moved = await poll("the window to move and redraw", async () => {
       const r = await vision.read(first.window, budget());
+      seen = `bounds ${JSON.stringify(r.root.bounds)}, key ${r.key} (was ${read.key})`;
       return r.root.bounds.x !== read.root.bounds.x && r.key === read.key ? r : undefined;
+    }).catch((err) => {
+      throw new Error(`${err.message}; last read: ${seen}`, { cause: err });
     });
     assert.equal(moved.cached, true);
     assert.deepEqual(moved.root.bounds, { ...read.root.bounds, x: 501, y: 301 });

@@ -124,8 +124,11 @@ export async function xdotoolClick(x: number, y: number): Promise<void> {
   if (!out.success) throw new Error("xdotool click failed");
 }
 
-/** Chromium on a local page, with its accessibility tree on. */
-export async function chromium(page: string, title: string): Promise<App> {
+/**
+ * Chromium on a local page titled `title`, with its accessibility tree on; ready once the
+ * page's last element (named or showing `last`) is on the bus.
+ */
+export async function chromium(page: string, title: string, last: string): Promise<App> {
   const profile = await Deno.makeTempDir({ prefix: "allternit-chromium-" });
   const app = await startApp("chromium", [
     "--no-sandbox",
@@ -141,7 +144,7 @@ export async function chromium(page: string, title: string): Promise<App> {
     `file://${page}`,
   ], title);
   try {
-    await waitForPage(app.pid, title);
+    await waitForPage(app.pid, last);
   } catch (err) {
     await app.stop();
     throw err;
@@ -150,11 +153,12 @@ export async function chromium(page: string, title: string): Promise<App> {
 }
 
 /**
- * Waits until Chromium's page is in its accessibility tree: the window (titled by the
- * page) shows before the renderer's tree reaches the bus, and a read in between sees
- * only the browser's frame.
+ * Waits until Chromium's page is in its accessibility tree down to its last element
+ * (named or showing `last`): the window (titled by the page) shows before the renderer's
+ * tree reaches the bus, and the tree arrives in pieces, so a read in between sees only the
+ * browser's frame or half the page.
  */
-async function waitForPage(pid: number, title: string, timeoutMs = 20_000): Promise<void> {
+async function waitForPage(pid: number, last: string, timeoutMs = 20_000): Promise<void> {
   const engine = new AtspiEngine();
   try {
     const deadline = Date.now() + timeoutMs;
@@ -168,12 +172,12 @@ async function waitForPage(pid: number, title: string, timeoutMs = 20_000): Prom
       const stack = tree ? [...tree.root.children] : [];
       while (stack.length) {
         const n = stack.pop()!;
-        if (n.name === title && n.children.length > 0) return;
+        if (n.name === last || n.value === last) return;
         stack.push(...n.children);
       }
       await new Promise((r) => setTimeout(r, 100));
     }
-    throw new Error(`Chromium's page "${title}" did not reach the accessibility bus`);
+    throw new Error(`Chromium's page did not show "${last}" on the accessibility bus`);
   } finally {
     await engine.close();
   }
