@@ -98,6 +98,17 @@ export const X11_SYMBOLS = {
     parameters: ["pointer", "u64", "u64", "i64", "i64", "i32", "u64", ...OUT5],
     result: "i32",
   },
+  // int XGetInputFocus(Display *display, Window *focus_return, int *revert_to_return);
+  XGetInputFocus: { parameters: ["pointer", "buffer", "buffer"], result: "i32" },
+  // int XSelectInput(Display *display, Window w, long event_mask);
+  XSelectInput: { parameters: ["pointer", "u64", "i64"], result: "i32" },
+  // Status XSendEvent(Display *display, Window w, Bool propagate, long event_mask,
+  //                   XEvent *event_send);
+  XSendEvent: { parameters: ["pointer", "u64", "i32", "i64", "buffer"], result: "i32" },
+  // int XPending(Display *display);
+  XPending: { parameters: ["pointer"], result: "i32" },
+  // int XNextEvent(Display *display, XEvent *event_return);
+  XNextEvent: { parameters: ["pointer", "buffer"], result: "i32" },
   // XErrorHandler XSetErrorHandler(int (*handler)(Display *, XErrorEvent *));
   XSetErrorHandler: { parameters: ["function"], result: "pointer" },
   // int XGetErrorText(Display *display, int code, char *buffer_return, int length);

@@ -7,6 +7,7 @@
 import { checkStatus, checkX } from "../../ffi/linux_x11.ts";
 import { DriverError } from "../../protocol/errors.ts";
 import { onClose, type X11Display, type X11Handle, x11Handle } from "./display.ts";
+import { pingFocusedApp } from "./ping.ts";
 
 /** How to produce one keysym: a keycode, pressed with or without Shift. */
 export interface Stroke {
@@ -17,10 +18,17 @@ export interface Stroke {
 }
 
 /**
- * How long scratch bindings stay after the last key event. Toolkits (GTK via XKB) reload
- * the keymap lazily when they translate the key event, not when it is sent, so restoring
- * at once turns the typed character into nothing: with 0 ms mousepad lost every bound
- * character; with 100 ms it typed them all in repeated runs. A margin, not a guarantee.
+ * Toolkits (GTK via XKB) reload the keymap lazily, when they translate a key event, not
+ * when it is sent; unbinding a scratch keycode before the app read its key turns the typed
+ * character into nothing. So the bindings stay until the focused app answers a ping sent
+ * after the keys (it has read them then), for at most PING_TIMEOUT_MS: an app that takes
+ * longer is hung, and the keyboard is given back anyway.
+ */
+const PING_TIMEOUT_MS = 2_000;
+/**
+ * The wait instead of the ping when the focused app takes no pings. A margin, not a
+ * guarantee: with 0 ms mousepad lost every bound character; with 100 ms it typed them all
+ * in repeated runs on an idle machine.
  */
 const RESTORE_GRACE_MS = 100;
 
@@ -130,12 +138,17 @@ export class ScratchKeys {
   }
 
   /**
-   * Waits out {@link RESTORE_GRACE_MS}, then unbinds everything. Never aborted. Nothing
-   * left to do when the display closed meanwhile (closing unbound them).
+   * Waits until the focused app has read the keys sent so far (see PING_TIMEOUT_MS), then
+   * unbinds everything. Never aborted. Nothing left to do when the display closed meanwhile
+   * (closing unbound them).
    */
   async restore(): Promise<void> {
     if (this.#bound.size === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, RESTORE_GRACE_MS));
+    const ping = this.#display.closed
+      ? "no_client"
+      // A server that cannot take a second connection proves nothing either way.
+      : await pingFocusedApp(this.#display, PING_TIMEOUT_MS).catch(() => "no_client" as const);
+    if (ping === "no_client") await new Promise((resolve) => setTimeout(resolve, RESTORE_GRACE_MS));
     if (this.#display.closed) return;
     this.#forget?.();
     this.#forget = undefined;

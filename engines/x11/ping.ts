@@ -1,0 +1,103 @@
+/**
+ * Waiting until the app with the keyboard focus has taken in the input sent so far.
+ *
+ * A `_NET_WM_PING` sent after the input is answered only once the app's toolkit has read
+ * every earlier event from its queue, and toolkits translate a key event to a character
+ * when they read it. So an answered ping means that the keys bound to scratch keycodes
+ * were already translated, and the keycodes can be unbound. Without that proof, a loaded
+ * app that read its keys after the unbinding would turn them into nothing.
+ *
+ * Everything runs on a connection of its own. The reply reaches only clients that
+ * selected SubstructureNotify on the root window, so the driver's own connection never
+ * queues desktop-wide events. Any X error (a window that vanished meanwhile) stays there
+ * too.
+ *
+ * @module
+ */
+import { cString } from "../../ffi/linux_x11.ts";
+import { X11Display, type X11Handle, x11Handle } from "./display.ts";
+import { longs, property, queryTree } from "./window_props.ts";
+
+/** What a ping found out. */
+export type PingResult =
+  /** The focused app answered: it has read all input sent before the ping. */
+  | "answered"
+  /** No focused window, or its app does not take pings: nothing can be proven. */
+  | "no_client"
+  /** The app did not answer in time (busy or hung). */
+  | "timeout";
+
+const CLIENT_MESSAGE = 33;
+const SUBSTRUCTURE_NOTIFY_MASK = 1n << 19n;
+/** sizeof(XEvent): a union padded to 24 longs. */
+const XEVENT_SIZE = 192;
+/** XClientMessageEvent on x86_64: window@32, message_type@40, format@48, data.l[0..4]@56. */
+const OFF = { window: 32, type: 40, format: 48, data: 56 } as const;
+/** Pings in flight are told apart by the timestamp slot, which apps send back as it was. */
+let token = BigInt(Date.now() & 0x7fffffff);
+
+/**
+ * Pings the app whose window has the keyboard focus on `display`'s server and waits up
+ * to `timeoutMs` for the answer. Polls the connection between timers, so the event loop
+ * stays free while an app is slow. Never throws for the app's sake: a vanished window or
+ * an app that ignores pings is `no_client`.
+ */
+export async function pingFocusedApp(display: X11Display, timeoutMs: number): Promise<PingResult> {
+  using conn = X11Display.open(display.name);
+  const h = x11Handle(conn);
+  const atoms = {
+    protocols: h.x11.XInternAtom(h.dpy, cString("WM_PROTOCOLS"), 0),
+    ping: h.x11.XInternAtom(h.dpy, cString("_NET_WM_PING"), 0),
+  };
+  const target = pingTarget(h, atoms.protocols, atoms.ping);
+  if (target === undefined) return "no_client";
+  h.x11.XSelectInput(h.dpy, h.root, SUBSTRUCTURE_NOTIFY_MASK);
+  // The selection must be in place before the app can answer.
+  h.x11.XSync(h.dpy, 0);
+  const sent = ++token;
+  const event = new Uint8Array(XEVENT_SIZE);
+  const view = new DataView(event.buffer);
+  view.setInt32(0, CLIENT_MESSAGE, true);
+  view.setBigUint64(OFF.window, target, true);
+  view.setBigUint64(OFF.type, atoms.protocols, true);
+  view.setInt32(OFF.format, 32, true);
+  for (const [i, item] of [atoms.ping, sent, target].entries()) {
+    view.setBigUint64(OFF.data + 8 * i, item, true);
+  }
+  if (!h.x11.XSendEvent(h.dpy, target, 0, 0n, event)) return "no_client";
+  h.x11.XFlush(h.dpy);
+  const deadline = performance.now() + timeoutMs;
+  for (let pause = 1; performance.now() < deadline; pause = Math.min(pause * 2, 16)) {
+    while (h.x11.XPending(h.dpy) > 0) {
+      h.x11.XNextEvent(h.dpy, event);
+      if (isAnswer(view, h.root, atoms.ping, sent)) return "answered";
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+  return "timeout";
+}
+
+/**
+ * The window to ping: the focus window or the nearest ancestor that lists `_NET_WM_PING`
+ * in `WM_PROTOCOLS`. Toolkits often focus a child of their top level (GTK's focus window).
+ */
+function pingTarget(h: X11Handle, protocols: bigint, ping: bigint): bigint | undefined {
+  const focus = new BigUint64Array(1);
+  h.x11.XGetInputFocus(h.dpy, focus, new Int32Array(1));
+  // 0 is None, 1 is PointerRoot: keys go to whatever is under the pointer.
+  for (let win = focus[0]!; win > 1n && win !== h.root;) {
+    const listed = property(h, win, protocols);
+    if (listed && longs(listed).includes(ping)) return win;
+    const links = queryTree(h, win);
+    if (!links) return undefined;
+    win = links.parent;
+  }
+  return undefined;
+}
+
+function isAnswer(view: DataView, root: bigint, ping: bigint, sent: bigint): boolean {
+  return view.getInt32(0, true) === CLIENT_MESSAGE &&
+    view.getBigUint64(OFF.window, true) === root &&
+    view.getBigUint64(OFF.data, true) === ping &&
+    view.getBigUint64(OFF.data + 8, true) === sent;
+}

@@ -1,0 +1,83 @@
+/**
+ * Reading one X window: its place in the window tree and its properties. The copies the
+ * server hands out are freed here, so callers only see JavaScript values.
+ *
+ * @module
+ */
+import type { X11Handle } from "./display.ts";
+
+const ANY_TYPE = 0n;
+/** Longest property read, in 32-bit units (titles longer than 4 KiB are cut). */
+const MAX_PROPERTY = 1024n;
+
+/** A window's parent and children (bottom of the stack first). */
+export interface TreeLinks {
+  /** The parent window; 0 for a root window. */
+  parent: bigint;
+  /** Child windows in stacking order. */
+  children: bigint[];
+}
+
+/** {@link TreeLinks} of `win`; `undefined` when the window is gone. */
+export function queryTree({ x11, dpy }: X11Handle, win: bigint): TreeLinks | undefined {
+  const ids = new BigUint64Array(2);
+  const list = new BigUint64Array(1);
+  const count = new Uint32Array(1);
+  const ok = x11.XQueryTree(dpy, win, ids.subarray(0, 1), ids.subarray(1, 2), list, count);
+  const ptr = Deno.UnsafePointer.create(list[0]!);
+  try {
+    if (!ok) return undefined;
+    const children = new BigUint64Array(ptr === null ? 0 : count[0]!);
+    if (ptr !== null) Deno.UnsafePointerView.copyInto(ptr, children);
+    return { parent: ids[1]!, children: [...children] };
+  } finally {
+    if (ptr !== null) x11.XFree(ptr);
+  }
+}
+
+/**
+ * A property's raw items. Format-32 items arrive as C longs (8 bytes each on x86_64);
+ * format-8 items as bytes. `undefined` when the window lacks it.
+ */
+export function property(
+  { x11, dpy }: X11Handle,
+  win: bigint,
+  atom: bigint,
+): { format: number; bytes: Uint8Array } | undefined {
+  const type = new BigUint64Array(1);
+  const format = new Int32Array(1);
+  const counts = new BigUint64Array(2);
+  const prop = new BigUint64Array(1);
+  const status = x11.XGetWindowProperty(
+    dpy,
+    win,
+    atom,
+    0n,
+    MAX_PROPERTY,
+    0,
+    ANY_TYPE,
+    type,
+    format,
+    counts.subarray(0, 1),
+    counts.subarray(1, 2),
+    prop,
+  );
+  const ptr = Deno.UnsafePointer.create(prop[0]!);
+  if (ptr === null) return undefined;
+  try {
+    if (status !== 0 || type[0] === 0n) return undefined;
+    const unit = format[0] === 32 ? 8 : format[0] === 16 ? 2 : 1;
+    const bytes = new Uint8Array(Number(counts[0]!) * unit);
+    Deno.UnsafePointerView.copyInto(ptr, bytes);
+    return { format: format[0]!, bytes };
+  } finally {
+    x11.XFree(ptr);
+  }
+}
+
+/** The items of a format-32 property as numbers (atoms, window ids, cardinals). */
+export function longs(value: { format: number; bytes: Uint8Array }): bigint[] {
+  if (value.format !== 32) return [];
+  const view = new DataView(value.bytes.buffer, value.bytes.byteOffset);
+  return Array.from({ length: value.bytes.length / 8 }, (_, i) => view.getBigUint64(i * 8, true));
+}
