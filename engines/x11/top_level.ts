@@ -9,7 +9,7 @@
 import { checkX, cString } from "../../ffi/linux_x11.ts";
 import { isDriverError } from "../../protocol/errors.ts";
 import { type X11Display, type X11Handle, x11Handle } from "./display.ts";
-import { property, queryTree } from "./window_props.ts";
+import { longs, property, queryTree } from "./window_props.ts";
 
 /** A top-level client window as X describes it. */
 export interface TopLevelWindow {
@@ -63,9 +63,7 @@ export function topLevelWindows(display: X11Display): TopLevelWindow[] {
         title,
         instance,
         className,
-        pid: pid !== undefined && pid.format === 32 && pid.bytes.length >= 8
-          ? Number(new DataView(pid.bytes.buffer).getBigUint64(0, true))
-          : 0,
+        pid: Number((pid && longs(pid)[0]) ?? 0n),
       });
     }
   };
@@ -84,8 +82,7 @@ export function activeWindow(display: X11Display): number | undefined {
   const atom = h.x11.XInternAtom(h.dpy, cString("_NET_ACTIVE_WINDOW"), 1);
   if (atom === 0n) return undefined;
   const value = property(h, h.root, atom);
-  if (value === undefined || value.format !== 32 || value.bytes.length < 8) return undefined;
-  const xid = Number(new DataView(value.bytes.buffer).getBigUint64(0, true));
+  const xid = Number((value && longs(value)[0]) ?? 0n);
   return xid === 0 ? undefined : xid;
 }
 
