@@ -165,18 +165,59 @@ export async function readSkeleton(
 ): Promise<Skeleton> {
   let skeleton = await skeletonFromCache(client, root.bus, limits);
   if (!skeleton) return await skeletonByWalk(client, root, limits, max);
+  const asked = new Map<string, Ref[]>();
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const missing = unexposed(skeleton, root, max);
     if (missing.length === 0) break;
-    await mapLimit(missing, 64, (ref) => client.children(ref, limits));
+    const lists = await mapLimit(missing, 64, (ref) => client.children(ref, limits));
+    missing.forEach((ref, i) => asked.set(ref.path, lists[i]!));
     const before = skeleton.size;
     skeleton = (await skeletonFromCache(client, root.bus, limits))!;
-    // Some children are filed under other parents in the cache (GTK 3 popovers): when a
-    // round exposes nothing new, more rounds will not either.
+    // Some children are filed under other parents in the cache (GTK 3 popovers), and some
+    // are never cached at all: when a round exposes nothing new, more rounds will not.
     if (skeleton.size <= before) break;
   }
   await walkUncached(client, skeleton, root, limits, max);
+  await walkMissing(client, skeleton, root, asked, limits, max);
   return skeleton;
+}
+
+/**
+ * Children the cache never lists are walked directly. Chromium leaves out of its cache
+ * a page's document that the renderer attached after the browser filled the cache: the
+ * whole page, while its container still counts it. So a visible node still short of its
+ * child count after the cache rounds takes its child list from `GetChildren` (the
+ * answer of the last round, `asked`, when there is one), and each child the cache lacks
+ * is walked like a toolkit without a cache.
+ */
+async function walkMissing(
+  client: AtspiClient,
+  skeleton: Skeleton,
+  root: Ref,
+  asked: Map<string, Ref[]>,
+  limits: CallLimits,
+  max: number,
+): Promise<void> {
+  const short = unexposed(skeleton, root, max);
+  if (short.length === 0) return;
+  const shown = visibilityState(skeleton, root.path);
+  const lists = await mapLimit(
+    short,
+    64,
+    async (ref) => asked.get(ref.path) ?? await client.children(ref, limits),
+  );
+  for (const [i, ref] of short.entries()) {
+    const kids = lists[i]!.filter((k) => k.bus === ref.bus);
+    const unknown = kids.filter((k) => !skeleton.has(k.path));
+    // All known, only filed under another parent: the cache's tree stands.
+    if (unknown.length === 0) continue;
+    skeleton.get(ref.path)!.children = kids.map((k) => k.path);
+    for (const kid of unknown) {
+      if (skeleton.size >= max) return;
+      const sub = await skeletonByWalk(client, kid, limits, max - skeleton.size, shown);
+      for (const [path, node] of sub) if (!skeleton.has(path)) skeleton.set(path, node);
+    }
+  }
 }
 
 /**

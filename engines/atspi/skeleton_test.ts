@@ -162,3 +162,65 @@ Deno.test("skeleton: the budget cuts a tree in document order and says so", asyn
   assert.equal(all!.truncated, false);
   assert.equal(all!.nodes, 4);
 });
+
+Deno.test("skeleton: a subtree the cache leaves out (Chromium's page) is walked in", async () => {
+  // The true tree: /w > /a > [/b, /doc > /text]. The cache lists /w, /a (still counting two
+  // children) and /b only, and GetChildren does not make the app cache /doc.
+  const truth: Record<string, string[]> = { "/w": ["/a"], "/a": ["/b", "/doc"], "/b": [] };
+  truth["/doc"] = ["/text"];
+  truth["/text"] = [];
+  const rows: Row[] = [["/w", "/root", 0, 1, FRAME], ["/a", "/w", 0, 2], ["/b", "/a", 0, 0]];
+  const { client: cached } = fakeClient(rows);
+  const walked: string[] = [];
+  const client = {
+    ...cached,
+    call: (ref: Ref, iface: string, member: string, limits: unknown) => {
+      if (member === "GetItems") return cached.call(ref, iface, member, limits as typeof LIMITS);
+      walked.push(`${member} ${ref.path}`);
+      if (member === "GetRole") return Promise.resolve([BUTTON]);
+      if (member === "GetState") return Promise.resolve([SHOWING]);
+      return Promise.resolve([["org.a11y.atspi.Accessible"]]);
+    },
+    children: (ref: Ref) =>
+      Promise.resolve((truth[ref.path] ?? []).map((path) => ({ bus: BUS, path }))),
+    prop: (ref: Ref) => Promise.resolve(`n${ref.path}`),
+  } as unknown as AtspiClient;
+  const root = { bus: BUS, path: "/w" };
+  const skeleton = await readSkeleton(client, root, LIMITS, 20_000);
+  assert.deepEqual(skeleton.get("/a")?.children, ["/b", "/doc"]);
+  assert.deepEqual(skeleton.get("/doc")?.children, ["/text"]);
+  const tree = await buildTree(client, skeleton, "/w", 5_000, LIMITS);
+  assert.deepEqual(flatten(tree!.root).map((n) => n.name), [
+    "n/w",
+    "n/a",
+    "n/b",
+    "n/doc",
+    "n/text",
+  ]);
+  // Only the missing subtree was walked; the cached nodes cost no per-node calls.
+  assert.ok(walked.every((w) => w.endsWith("/doc") || w.endsWith("/text")), walked.join(", "));
+});
+
+Deno.test("skeleton: children filed under another parent are not walked again", async () => {
+  // /a counts two children; the cache files /c under /w instead. Nothing is missing.
+  const rows: Row[] = [["/w", "/root", 0, 2, FRAME], ["/a", "/w", 0, 2], ["/b", "/a", 0, 0], [
+    "/c",
+    "/w",
+    1,
+    0,
+  ]];
+  const { client: cached } = fakeClient(rows);
+  let walks = 0;
+  const client = {
+    ...cached,
+    call: (ref: Ref, iface: string, member: string, limits: unknown) => {
+      if (member !== "GetItems") walks++;
+      return cached.call(ref, iface, member, limits as typeof LIMITS);
+    },
+    children: (ref: Ref) =>
+      Promise.resolve((ref.path === "/a" ? ["/b", "/c"] : []).map((path) => ({ bus: BUS, path }))),
+  } as unknown as AtspiClient;
+  const skeleton = await readSkeleton(client, { bus: BUS, path: "/w" }, LIMITS, 20_000);
+  assert.deepEqual(skeleton.get("/a")?.children, ["/b"]);
+  assert.equal(walks, 0);
+});
