@@ -20,6 +20,8 @@ export interface RawNode {
   name: string;
   /** Value or text contents, when the node has one. */
   value?: string;
+  /** Why `name` is empty or partial although the node shows text (vision's OCR). */
+  unread?: string;
   /** Screen points. */
   bounds: Bounds;
   /** Sensitive / enabled. */

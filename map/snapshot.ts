@@ -20,8 +20,8 @@ export interface Snapshot {
  * Makes the protocol element for one node.
  *
  * Bounds and actions are copied so that an engine reusing its objects between reads
- * can't alter elements already stored in a map version. `value` and `parent` are left
- * out, not set to `undefined`, when absent.
+ * can't alter elements already stored in a map version. `value`, `parent` and
+ * `unread` are left out, not set to `undefined`, when absent.
  *
  * @param node The engine's node.
  * @param id Its id (see `ids.ts`).
@@ -36,6 +36,7 @@ export function toElement(node: RawNode, id: string, parent: string | undefined)
     ? { id, role, name, bounds, enabled, focused, actions }
     : { id, role, name, value: node.value, bounds, enabled, focused, actions };
   if (parent !== undefined) el.parent = parent;
+  if (node.unread !== undefined) el.unread = node.unread;
   return el;
 }
 

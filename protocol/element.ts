@@ -43,6 +43,12 @@ export const Element = z.object({
   actions: z.array(ActionName),
   parent: z.string().optional(),
   crop: z.string().regex(/^[0-9a-f]{16}$/).optional(),
+  /**
+   * Why `name` is empty or partial although the element shows text: vision could not read
+   * it with confidence (`ocr_low_confidence`, `ocr_no_text`, `ocr_ambiguous: …`). A wrong
+   * name is worse than none, so an unsure reading is left out and said here.
+   */
+  unread: z.string().optional(),
 });
 /** One element of a window's map, as callers see it. */
 export type Element = z.infer<typeof Element>;

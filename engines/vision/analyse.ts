@@ -18,7 +18,9 @@ import {
 } from "./layout.ts";
 import type { LineReader } from "./ocr.ts";
 import { type Proposal, propose } from "./regions.ts";
-import { enlarge } from "./scale.ts";
+import { cropGrey, enlarge, type GreyImage } from "./scale.ts";
+import { MIN_WORD_CONFIDENCE } from "./regions.ts";
+import type { OcrWord } from "./tsv.ts";
 import { type Box, findBoxes, lumaOf, paintFrames, type PixelRect } from "./segment.ts";
 
 /** How much captures are enlarged before OCR (see scale.ts for the measurements). */
@@ -76,6 +78,7 @@ export async function analyse(
     h: r.h * OCR_SCALE,
   }));
   const words = await reader.readLines(image, rects, OCR_SCALE, signal);
+  await doubtThinGlyphs(image, rects, words, reader, signal);
   const proposals = propose(boxes, leaves, words, capture);
   // Crops in capture pixels: the same hash the map computes from screen points.
   const hasher = new CropHasher({ ...capture, scale: 1, origin: { x: 0, y: 0 } });
@@ -93,6 +96,49 @@ export async function analyse(
     lines: leaves.length,
     ms: performance.now() - started,
   };
+}
+
+/**
+ * Thin upright glyphs that one font's "1" can look like another's "]": in the Type 1 font
+ * Xvfb falls back to when no bitmap fonts are installed, Tesseract read xcalc's "1" key as
+ * "]" with confidence 90, so confidence alone cannot catch it.
+ */
+export const THIN_GLYPHS: ReadonlySet<string> = new Set([
+  "1",
+  "l",
+  "I",
+  "|",
+  "]",
+  "[",
+  "!",
+  "i",
+  "j",
+]);
+
+/**
+ * A second reading, at twice the enlargement, of every line that read as one thin glyph.
+ * Where the two disagree ("]" then "1" in the fallback font; the bitmap font's "1" reads "1"
+ * both times) the word gets a `doubt` and the element goes unnamed, saying why. Only these
+ * few lines are read again, each from its own small crop.
+ */
+export async function doubtThinGlyphs(
+  image: GreyImage,
+  rects: readonly PixelRect[],
+  words: OcrWord[][],
+  reader: LineReader,
+  signal: AbortSignal,
+): Promise<void> {
+  for (let i = 0; i < words.length; i++) {
+    const only = words[i]!.length === 1 ? words[i]![0]! : undefined;
+    if (!only || !THIN_GLYPHS.has(only.text) || only.conf < MIN_WORD_CONFIDENCE) continue;
+    const crop = enlarge(cropGrey(image, rects[i]!), 2);
+    const full = { x: 0, y: 0, w: crop.width, h: crop.height };
+    const [again = []] = await reader.readLines(crop, [full], OCR_SCALE * 2, signal);
+    const second = again.map((w) => w.text).join(" ");
+    if (second !== only.text) {
+      words[i] = [{ ...only, doubt: `ocr_ambiguous: read as "${only.text}" and "${second}"` }];
+    }
+  }
 }
 
 /**

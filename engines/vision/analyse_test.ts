@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { CropHasher } from "../../map/crop.ts";
 import { box, canvas, fill } from "./_testing.ts";
-import { analyse, OCR_SCALE, ocrRects } from "./analyse.ts";
+import { analyse, doubtThinGlyphs, OCR_SCALE, ocrRects } from "./analyse.ts";
 import type { LineReader } from "./ocr.ts";
 import type { PixelRect } from "./segment.ts";
+import type { OcrWord } from "./tsv.ts";
 
 /** Answers each line with a word naming the line's position: pure pipeline, no Tesseract. */
 class PositionReader implements LineReader {
@@ -61,4 +62,38 @@ Deno.test("ocrRects() keeps a line's margin inside its box and off its neighbour
     { rect: { x: 34, y: 10, w: 20, h: 8 }, owner: 0 }, // a word 4 px to the right
   ];
   assert.deepEqual(ocrRects(leaves, boxes, 200, 100)[0], { x: 4, y: 4, w: 30, h: 17 });
+});
+
+Deno.test("doubtThinGlyphs() reads a lone thin glyph again, bigger, and doubts a change", async () => {
+  const image = { width: 40, height: 20, data: new Uint8Array(800).fill(255) };
+  const rects = [{ x: 0, y: 0, w: 10, h: 20 }, { x: 10, y: 0, w: 10, h: 20 }, {
+    x: 20,
+    y: 0,
+    w: 20,
+    h: 20,
+  }];
+  const w = (text: string): OcrWord => ({
+    text,
+    conf: 90,
+    rect: { x: 0, y: 0, w: 4, h: 8 },
+    line: "1.1.1",
+  });
+  const words = [[w("]")], [w("1")], [w("7")]];
+  const asked: { width: number; scale: number }[] = [];
+  const second = ["1", "1"];
+  const reader: LineReader = {
+    readLines: (img, _lines, scale) => {
+      asked.push({ width: img.width, scale });
+      return Promise.resolve([[w(second.shift()!)]]);
+    },
+  };
+  await doubtThinGlyphs(image, rects, words, reader, AbortSignal.timeout(1_000));
+  // Only the two thin glyphs, each from its own crop enlarged twice again.
+  assert.deepEqual(asked, [{ width: 20, scale: OCR_SCALE * 2 }, {
+    width: 20,
+    scale: OCR_SCALE * 2,
+  }]);
+  assert.equal(words[0]![0]!.doubt, 'ocr_ambiguous: read as "]" and "1"');
+  assert.equal(words[1]![0]!.doubt, undefined, "the same reading twice is trusted");
+  assert.equal(words[2]![0]!.doubt, undefined);
 });

@@ -12,7 +12,8 @@
  * - Words Tesseract is unsure of (confidence under {@link MIN_WORD_CONFIDENCE}) are left
  *   out: on xcalc they were the symbols its model does not know (÷ read as "7" at 31, π as
  *   "si" at 16), while every digit and operator read at 53 or more. A wrong name is worse
- *   than none; the element stays, unnamed.
+ *   than none; the element stays, unnamed, and says why in `unread`. So do words a second
+ *   reading contradicted (see `analyse.ts`) and a key whose line OCR found no word in.
  *
  * @module
  */
@@ -36,6 +37,8 @@ export interface Proposal {
   actions: ActionName[];
   /** 8×8 average hash of its pixels (set by the analysis). */
   crop?: string;
+  /** Why `name` is empty or partial although the region shows text. */
+  unread?: string;
   /** Contents in reading order. */
   children: Proposal[];
 }
@@ -62,7 +65,20 @@ export function propose(
   read: readonly (readonly OcrWord[])[],
   size: { width: number; height: number },
 ): Proposal[] {
-  const words = read.map((ws) => ws.filter((w) => w.conf >= MIN_WORD_CONFIDENCE));
+  const trusted = (w: OcrWord) => w.conf >= MIN_WORD_CONFIDENCE && w.doubt === undefined;
+  const words = read.map((ws) => ws.filter(trusted));
+  const unread = (i: number): string | undefined => {
+    const ws = read[i] ?? [];
+    if (ws.length === 0) return "ocr_no_text";
+    const doubt = ws.find((w) => w.doubt !== undefined)?.doubt;
+    if (doubt !== undefined) return doubt;
+    return ws.every(trusted) ? undefined : "ocr_low_confidence";
+  };
+  const withUnread = (p: Proposal, i: number): Proposal => {
+    const why = unread(i);
+    if (why !== undefined) p.unread = why;
+    return p;
+  };
   const parents = boxParents(boxes);
   const boxKids = new Map<number, number[]>();
   parents.forEach((p, i) => boxKids.set(p, [...(boxKids.get(p) ?? []), i]));
@@ -81,7 +97,10 @@ export function propose(
       children: [],
     })));
     const name = ws.map((w) => w.text).join(" ");
-    return { role: "AXStaticText", name, rect, actions: [...TEXT_ACTIONS], children };
+    return withUnread(
+      { role: "AXStaticText", name, rect, actions: [...TEXT_ACTIONS], children },
+      i,
+    );
   };
 
   const build = (owner: number): Proposal[] => {
@@ -103,7 +122,8 @@ export function propose(
     const lines = leafKids.get(i) ?? [];
     if (lines.length === 1 && !boxKids.has(i)) {
       const name = (words[lines[0]!] ?? []).map((w) => w.text).join(" ");
-      return { role: "AXButton", name, rect, actions: [...BUTTON_ACTIONS], children: [] };
+      const key = { role: "AXButton" as const, name, rect, actions: [...BUTTON_ACTIONS] };
+      return withUnread({ ...key, children: [] }, lines[0]!);
     }
     return { role: "AXGroup", name: "", rect, actions: [...GROUP_ACTIONS], children: build(i) };
   };

@@ -95,3 +95,24 @@ Deno.test("propose() leaves words read with low confidence out of names", () => 
   const out = propose(boxes, [{ rect: { x: 27, y: 19, w: 6, h: 8 }, owner: 0 }], [[unsure]], size);
   assert.deepEqual(out.map((p) => [p.role, p.name]), [["AXButton", ""]]);
 });
+
+Deno.test("propose() leaves a key unnamed and says why when its word is doubted or unsure", () => {
+  const boxes: Box[] = [
+    { rect: { x: 10, y: 10, w: 40, h: 26 }, frame: 1, fill: 255 },
+    { rect: { x: 60, y: 10, w: 40, h: 26 }, frame: 1, fill: 255 },
+    { rect: { x: 110, y: 10, w: 40, h: 26 }, frame: 1, fill: 255 },
+  ];
+  const leaves = [
+    { rect: { x: 27, y: 19, w: 6, h: 8 }, owner: 0 },
+    { rect: { x: 77, y: 19, w: 6, h: 8 }, owner: 1 },
+    { rect: { x: 127, y: 19, w: 6, h: 8 }, owner: 2 },
+  ];
+  const doubted = { ...word("]", 27, 19), doubt: 'ocr_ambiguous: read as "]" and "1"' };
+  const unsure = { ...word("7", 77, 19), conf: MIN_WORD_CONFIDENCE - 1 };
+  const out = propose(boxes, leaves, [[doubted], [unsure], []], size);
+  assert.deepEqual(out.map((p) => [p.name, p.unread]), [
+    ["", 'ocr_ambiguous: read as "]" and "1"'],
+    ["", "ocr_low_confidence"],
+    ["", "ocr_no_text"],
+  ]);
+});

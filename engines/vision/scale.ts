@@ -41,6 +41,23 @@ export function enlarge(image: GreyImage, factor: number): GreyImage {
   return { width, height, data: blurColumns(blurRows(big, width, height, r), width, height, r) };
 }
 
+/** The part of `image` inside `rect` (whole pixels, clipped to the image). */
+export function cropGrey(
+  image: GreyImage,
+  rect: { x: number; y: number; w: number; h: number },
+): GreyImage {
+  const x0 = Math.max(0, Math.floor(rect.x)), y0 = Math.max(0, Math.floor(rect.y));
+  const x1 = Math.min(image.width, Math.ceil(rect.x + rect.w));
+  const y1 = Math.min(image.height, Math.ceil(rect.y + rect.h));
+  const width = Math.max(0, x1 - x0), height = Math.max(0, y1 - y0);
+  const data = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const from = (y0 + y) * image.width + x0;
+    data.set(image.data.subarray(from, from + width), y * width);
+  }
+  return { width, height, data };
+}
+
 function blurRows(src: Uint8Array, width: number, height: number, r: number): Uint8Array {
   const out = new Uint8Array(src.length);
   for (let y = 0; y < height; y++) {

@@ -66,7 +66,7 @@ export function toTree(
       nodes++;
       const handle = `${p.role}@${p.rect.x},${p.rect.y},${p.rect.w},${p.rect.h}`;
       if (p.crop !== undefined) crops.set(handle, p.crop);
-      out.push({
+      const node: RawNode = {
         handle,
         role: p.role,
         name: p.name,
@@ -75,7 +75,9 @@ export function toTree(
         focused: false,
         actions: [...p.actions],
         children: convert(p.children),
-      });
+      };
+      if (p.unread !== undefined) node.unread = p.unread;
+      out.push(node);
     }
     return out;
   };

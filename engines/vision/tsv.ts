@@ -18,6 +18,8 @@ export interface OcrWord {
   rect: PixelRect;
   /** `block.paragraph.line`: words with the same key share a text line. */
   line: string;
+  /** Set when a second reading disagreed: why this word is not to be trusted. */
+  doubt?: string;
 }
 
 const WORD_LEVEL = "5";
