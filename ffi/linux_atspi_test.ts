@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { DriverError } from "../protocol/errors.ts";
 import { AtspiAccessible, atspiErrorCode, COORD, loadAtspi } from "./linux_atspi.ts";
+import { desktopTests } from "../tests/support/desktop.ts";
 
 // libatspi needs the accessibility bus: the desktop tests run inside the headless session.
-const hasDesktop = !!Deno.env.get("DISPLAY") && !!Deno.env.get("DBUS_SESSION_BUS_ADDRESS");
+const desktop = desktopTests();
 
 Deno.test("loadAtspi() loads libatspi once, GLib symbols through its handle", () => {
   const lib = loadAtspi();
@@ -27,7 +28,7 @@ Deno.test("atspiErrorCode() reads libatspi's D-Bus messages", () => {
 
 Deno.test({
   name: "AtspiAccessible.desktop() answers the registry's desktop frame",
-  ignore: !hasDesktop,
+  ...desktop,
   fn() {
     const desktop = AtspiAccessible.desktop();
     try {
@@ -47,7 +48,7 @@ Deno.test({
 
 Deno.test({
   name: "AtspiAccessible.close() is idempotent and later calls throw",
-  ignore: !hasDesktop,
+  ...desktop,
   fn() {
     const desktop = AtspiAccessible.desktop();
     desktop.close();

@@ -11,8 +11,9 @@ import {
   type X11,
   XProtocolError,
 } from "./linux_x11.ts";
+import { desktopTests } from "../tests/support/desktop.ts";
 
-const hasDisplay = !!Deno.env.get("DISPLAY");
+const desktop = desktopTests();
 
 Deno.test("loadX11() and loadXtst() load the system libraries once", () => {
   assert.equal(loadX11(), loadX11());
@@ -49,7 +50,7 @@ function withRawDisplay(fn: (x11: X11, dpy: Deno.PointerObject) => void): void {
 
 Deno.test({
   name: "checkX() turns BadDrawable into window_not_found and the process survives",
-  ignore: !hasDisplay,
+  ...desktop,
   fn: () =>
     withRawDisplay((x11, dpy) => {
       const out = new Uint32Array(8);
@@ -81,7 +82,7 @@ Deno.test({
 
 Deno.test({
   name: "checkX() turns BadMatch from XGetImage into internal with the X error as cause",
-  ignore: !hasDisplay,
+  ...desktop,
   fn: () =>
     withRawDisplay((x11, dpy) => {
       const root = x11.XDefaultRootWindow(dpy);

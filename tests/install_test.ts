@@ -29,10 +29,9 @@ async function scratchRoot(): Promise<string> {
   roots.push(root);
   return root;
 }
-function test(name: string, fn: () => Promise<void>, ignore = false): void {
+function test(name: string, fn: () => Promise<void>): void {
   Deno.test({
     name,
-    ignore,
     async fn() {
       try {
         await fn();

@@ -5,20 +5,6 @@
  * @module
  */
 
-/** True inside a desktop session (`install/linux/desktop-session.sh run -- ...`). */
-export const hasDisplay: boolean = !!Deno.env.get("DISPLAY");
-
-/** True when `cmd` is on PATH. */
-export function has(cmd: string): boolean {
-  return (Deno.env.get("PATH") ?? "").split(":").some((dir) => {
-    try {
-      return Deno.statSync(`${dir}/${cmd}`).isFile;
-    } catch {
-      return false;
-    }
-  });
-}
-
 /** Runs `cmd` to completion and returns its stdout; throws with stderr on failure. */
 export async function run(cmd: string, ...args: string[]): Promise<string> {
   const out = await new Deno.Command(cmd, { args, stdout: "piped", stderr: "piped" }).output();

@@ -4,7 +4,10 @@ import type { Capture } from "../engine.ts";
 import { captureScreen, captureWindow } from "./capture.ts";
 import { X11Display } from "./display.ts";
 import { windowBounds } from "./windows.ts";
-import { has, hasDisplay, run, start, waitFor } from "./_testing.ts";
+import { run, start, waitFor } from "./_testing.ts";
+import { desktopTests } from "../../tests/support/desktop.ts";
+
+const desktop = desktopTests();
 
 function pixel(c: Capture, x: number, y: number): number[] {
   const at = ((y - c.origin.y) * c.width + (x - c.origin.x)) * 4;
@@ -17,7 +20,7 @@ function solidRoot(hex: string): Promise<string> {
 
 Deno.test({
   name: "captureScreen() reads the whole 1280x1024 screen as RGBA",
-  ignore: !hasDisplay,
+  ...desktop,
   fn: () => {
     using display = X11Display.open();
     const c = captureScreen(display);
@@ -31,7 +34,7 @@ Deno.test({
 
 Deno.test({
   name: "captureScreen() sees the root colour set by xsetroot, channels in RGBA order",
-  ignore: !hasDisplay || !has("xsetroot"),
+  ...desktop,
   fn: async () => {
     using display = X11Display.open();
     for (const [hex, rgb] of [["#ff0000", [255, 0, 0]], ["#12a4f0", [0x12, 0xa4, 0xf0]]] as const) {
@@ -49,7 +52,7 @@ Deno.test({
 
 Deno.test({
   name: "captureScreen() clips a region to the screen and rejects one fully off it",
-  ignore: !hasDisplay,
+  ...desktop,
   fn: () => {
     using display = X11Display.open();
     const c = captureScreen(display, { x: 1270, y: 1000, w: 50, h: 50 });
@@ -65,7 +68,7 @@ Deno.test({
 
 Deno.test({
   name: "captureWindow() reads a window at its absolute geometry",
-  ignore: !hasDisplay || !has("xmessage") || !has("xsetroot"),
+  ...desktop,
   fn: async () => {
     using display = X11Display.open();
     await solidRoot("#ff0000");
@@ -104,7 +107,7 @@ Deno.test({
 
 Deno.test({
   name: "captureWindow() of a window that does not exist is window_not_found",
-  ignore: !hasDisplay,
+  ...desktop,
   fn: () => {
     using display = X11Display.open();
     assert.throws(() => captureWindow(display, 0x7fffff3), (err: unknown) => {

@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { DriverError } from "../../protocol/errors.ts";
 import { X11Display } from "./display.ts";
-import { hasDisplay, run } from "./_testing.ts";
+import { run } from "./_testing.ts";
+import { desktopTests } from "../../tests/support/desktop.ts";
+
+const desktop = desktopTests();
 
 function assertNoDisplay(fn: () => unknown, message: RegExp): void {
   assert.throws(fn, (err: unknown) => {
@@ -29,7 +32,7 @@ Deno.test("X11Display.open() of an unreachable display is driver_unavailable (no
 
 Deno.test({
   name: "X11Display reports the screen size and pointer, and close() is idempotent",
-  ignore: !hasDisplay,
+  ...desktop,
   fn: async () => {
     const display = X11Display.open();
     assert.deepEqual(display.screenSize(), { width: 1280, height: 1024 });
@@ -52,7 +55,7 @@ Deno.test({
 
 Deno.test({
   name: "X11Display closes with `using`",
-  ignore: !hasDisplay,
+  ...desktop,
   fn: () => {
     let outer: X11Display | undefined;
     {

@@ -7,8 +7,6 @@ import { sendInput } from "./input.ts";
 import { windowsForPid } from "./windows.ts";
 import {
   type App,
-  has,
-  hasDisplay,
   mousepadWindow,
   run,
   start,
@@ -16,6 +14,7 @@ import {
   waitForEvents,
   watchRoot,
 } from "./_testing.ts";
+import { desktopTests } from "../../tests/support/desktop.ts";
 
 /** A point over the bare root window, away from where test apps open. */
 const FREE = { x: 1100, y: 900 };
@@ -44,11 +43,11 @@ async function spareKeycodes(): Promise<number> {
   return (await run("xmodmap", "-pke")).split("\n").filter((l) => /=\s*$/.test(l)).length;
 }
 
-const display = { ignore: !hasDisplay };
+const display = desktopTests();
 
 // libX11/libXtst stay loaded for the life of the process by design; load them before the
 // tests so the resource sanitizer does not count them against the first test.
-if (hasDisplay) loadXtst();
+if (!display.ignore) loadXtst();
 
 Deno.test({
   ...display,
@@ -250,7 +249,7 @@ Deno.test({
 
 Deno.test({
   ...display,
-  ignore: !hasDisplay || !has("mousepad") || !has("xclip"),
+  ...display,
   name: "sendInput() types Unicode text into mousepad and ctrl+a ctrl+c copies it",
   fn: async () => {
     using d = X11Display.open();

@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import { X11Display } from "./display.ts";
 import { sendInput } from "./input.ts";
 import { pingFocusedApp } from "./ping.ts";
-import { has, hasDisplay, mousepadWindow, run, start, waitFor } from "./_testing.ts";
+import { mousepadWindow, run, start, waitFor } from "./_testing.ts";
+import { desktopTests } from "../../tests/support/desktop.ts";
 
-const withMousepad = { ignore: !hasDisplay || !has("mousepad") || !has("xclip") };
+const desktop = desktopTests();
 
 /** Starts mousepad, focuses it, runs `fn`, stops it (resuming it first if stopped). */
 async function focusedMousepad(fn: (d: X11Display, pid: number) => Promise<void>) {
@@ -21,7 +22,7 @@ async function focusedMousepad(fn: (d: X11Display, pid: number) => Promise<void>
 }
 
 Deno.test({
-  ignore: !hasDisplay,
+  ...desktop,
   name: "pingFocusedApp() with the focus on the root window is no_client",
   fn: async () => {
     using d = X11Display.open();
@@ -31,7 +32,7 @@ Deno.test({
 });
 
 Deno.test({
-  ...withMousepad,
+  ...desktop,
   name: "pingFocusedApp() is answered by a focused GTK app and times out on a stopped one",
   fn: () =>
     focusedMousepad(async (d, pid) => {
@@ -44,7 +45,7 @@ Deno.test({
 });
 
 Deno.test({
-  ...withMousepad,
+  ...desktop,
   name: "characters missing from the keymap reach an app that reads its keys 700 ms late",
   fn: () =>
     focusedMousepad(async (d, pid) => {

@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the driver's Linux engine, its demo and its tests use,
-# when any is missing. Needs root (or sudo) on Debian 12; prints the command otherwise.
+# Installs the Debian packages listed in install/linux/packages.txt (what the driver, its
+# demo, tests, benchmarks and packaging checks use) when any is missing. Needs root (or
+# sudo) on Debian 12; prints the command otherwise.
 set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
 
-PACKAGES=(
-  xvfb x11-utils x11-xserver-utils dbus dbus-x11 at-spi2-core libatspi2.0-0 libxtst6
-  xdotool scrot python3-pyatspi python3-gi python3-gi-cairo gir1.2-gtk-3.0 jq
-  gnome-calculator mousepad gtk-3-examples x11-apps xterm chromium tesseract-ocr
-)
+# The first word of every line that is not a comment, nor a non-Debian "(…)" entry.
+mapfile -t PACKAGES < <(grep -Ev '^[[:space:]]*(#|\(|$)' "$here/packages.txt" | awk '{print $1}' | sort -u)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -18,10 +17,8 @@ done
 echo "deps: installing ${missing[*]}" >&2
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then
-  if command -v sudo >/dev/null; then SUDO=sudo; else
-    echo "deps: missing packages; run as root: apt-get install -y ${missing[*]}" >&2
-    exit 1
-  fi
+  SUDO=sudo
+  echo "deps: not root: using sudo (as root: apt-get install -y ${missing[*]})" >&2
 fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq

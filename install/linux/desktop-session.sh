@@ -14,9 +14,9 @@ die() { echo "desktop-session: $*" >&2; exit 1; }
 
 need() {
   local missing=()
-  for bin in Xvfb xdpyinfo dbus-daemon xdotool; do command -v "$bin" >/dev/null || missing+=("$bin"); done
+  for bin in Xvfb xdpyinfo dbus-daemon dbus-send; do command -v "$bin" >/dev/null || missing+=("$bin"); done
   [ -x /usr/libexec/at-spi-bus-launcher ] || missing+=(at-spi-bus-launcher)
-  [ ${#missing[@]} -eq 0 ] || die "missing: ${missing[*]} (apt-get install xvfb x11-utils dbus at-spi2-core xdotool)"
+  [ ${#missing[@]} -eq 0 ] || die "missing: ${missing[*]} (run install/linux/deps.sh)"
 }
 
 wait_for() { # wait_for SECONDS CMD...

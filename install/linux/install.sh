@@ -20,7 +20,7 @@
 #   --binary PATH  a compiled driver for this machine; default: the one `deno task compile`
 #                  left in dist/out for this host's target, if any; else bundle + deno
 #   --user NAME    run the service as the desktop session's user (recommended)
-#   --no-deps      do not apt-get install anything; only say what is missing
+#   --no-deps      install no Debian package; only say what is missing
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

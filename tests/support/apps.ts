@@ -15,14 +15,9 @@ export interface App {
   stop(): Promise<void>;
 }
 
-/** Fails with a clear message when the tests run outside the headless session. */
-export function requireDesktop(): void {
-  if (!Deno.env.get("DISPLAY") || !Deno.env.get("DBUS_SESSION_BUS_ADDRESS")) {
-    throw new Error(
-      "Integration tests need the headless desktop: run them with `deno task test`",
-    );
-  }
-}
+import { requireDesktop } from "./desktop.ts";
+
+export { requireDesktop };
 
 /**
  * Waits until a visible window whose title matches `name` exists. Polls rather than
