@@ -20,28 +20,34 @@ import type { GreyImage } from "../engines/vision/scale.ts";
 import type { PixelRect } from "../engines/vision/segment.ts";
 import type { Proposal } from "../engines/vision/regions.ts";
 import type { Capture } from "../engines/engine.ts";
+import { buildSnapshot } from "../map/mod.ts";
+import {
+  FALLBACK_FONT_PATH,
+  scoreKeys,
+  startXvfb,
+  XCALC_DIGITS_AND_OPERATORS,
+  XCALC_KEYS,
+} from "../tests/support/xcalc.ts";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)]!;
 const r2 = (x: number) => Math.round(x * 100) / 100;
 const emit = (row: Record<string, unknown>) => console.log(JSON.stringify(row));
 const budget = () => ({ maxElements: 5_000, signal: AbortSignal.timeout(60_000) });
-const KEYS = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "+", "-", "*", "="];
-/** xcalc's 55 key labels in reading order. */
-const LABELS = ("1/x x² √ CE/C AC INV sin cos tan DRG e EE log ln y^x not and or xor trunc π x! " +
-  "( ) base shl D E F shr mod A B C ÷ STO 7 8 9 * RCL 4 5 6 - SUM 1 2 3 + EXC 0 . +/- =")
-  .split(" ");
 
 /** Key labels (of 55) named exactly right, key by key in reading order. */
 function labelsRead(proposals: readonly Proposal[]): number {
-  const keys = proposals.filter((p) => p.role === "AXButton");
-  return keys.length === LABELS.length ? keys.filter((k, i) => k.name === LABELS[i]).length : 0;
+  try {
+    return scoreKeys(proposals).right.length;
+  } catch {
+    return 0; // Not one button per key: the read is no use.
+  }
 }
 
 /** Keypad keys (of 14) named right among the proposals. */
 function keysRead(proposals: readonly Proposal[]): number {
   const names = new Set(proposals.filter((p) => p.role === "AXButton").map((p) => p.name));
-  return KEYS.filter((k) => names.has(k)).length;
+  return XCALC_DIGITS_AND_OPERATORS.filter((k) => names.has(k)).length;
 }
 
 /** The `tesseract` command, one process per line (it has no rectangle option: crops). */
@@ -195,4 +201,57 @@ try {
   await child.status;
   await vision.close();
   await cold.close();
+}
+
+/**
+ * xcalc's keys read in each font an X server may draw them in: the bitmap fonts of
+ * xfonts-base (this session), and the Type 1 font X falls back to without them (a private
+ * Xvfb with only that font path). Right, wrong and unread (left unnamed with a reason).
+ */
+for (
+  const [font, fontPath] of [["bitmap (xfonts-base)", undefined], [
+    "fallback Type 1 (no xfonts-base)",
+    FALLBACK_FONT_PATH,
+  ]] as const
+) {
+  const x = fontPath ? await startXvfb(fontPath) : undefined;
+  const display = x?.display ?? Deno.env.get("DISPLAY")!;
+  const engine = new VisionEngine({ env: (k) => k === "DISPLAY" ? display : Deno.env.get(k) });
+  const app = new Deno.Command("xcalc", {
+    args: ["-geometry", "+40+40"],
+    env: { DISPLAY: display },
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  try {
+    const deadline = Date.now() + 15_000;
+    let score: ReturnType<typeof scoreKeys> | undefined;
+    while (!score && Date.now() < deadline) {
+      const apps = await engine.listApps(AbortSignal.timeout(5_000));
+      const window = apps.find((a) => a.name === "xcalc")?.windows.at(-1)?.window;
+      if (window) {
+        const read = await engine.read(window, budget());
+        try {
+          score = scoreKeys(buildSnapshot(read.root).elements);
+        } catch {
+          // Not drawn yet.
+        }
+      }
+      if (!score) await new Promise((r) => setTimeout(r, 100));
+    }
+    if (!score) throw new Error(`xcalc's keypad was not read in the ${font} font`);
+    const calc = XCALC_DIGITS_AND_OPERATORS.filter((k) => score.right.includes(k)).length;
+    emit({
+      bench: `vision: xcalc keys named right, ${font} font`,
+      figure: score.right.length,
+      unit: `of ${XCALC_KEYS.length}`,
+      note: `digits and operators ${calc}/14; wrong ${score.wrong.length} ` +
+        `(${score.wrong.join(" ")}); unread ${score.unread.length} (${score.unread.join(", ")})`,
+    });
+  } finally {
+    app.kill();
+    await app.status;
+    await engine.close();
+    await x?.close();
+  }
 }

@@ -5,8 +5,6 @@
  *
  * @module
  */
-import type { Element } from "../../protocol/element.ts";
-
 /** xcalc's keypad (TI mode), row by row as it draws it; `x²`, `√` etc. as printed. */
 export const XCALC_KEYS: readonly string[] = [
   ...["1/x", "x²", "√", "CE/C", "AC"],
@@ -28,14 +26,23 @@ export const XCALC_DIGITS_AND_OPERATORS: readonly string[] = [
   ...["+", "-", "*", "="],
 ];
 
-/** How a vision read named each key (`byLabel`: each key's button). */
-export interface KeyScore {
+/** What scoring needs of an element or a vision proposal. */
+export interface Named {
+  role: string;
+  name: string;
+  unread?: string | undefined;
+}
+
+/** How a vision read named each key. */
+export interface KeyScore<T extends Named> {
   /** Keys named exactly as printed. */
   right: string[];
   /** Keys named something else: `label→name`. */
   wrong: string[];
   /** Keys left unnamed, with the reason the engine gave: `label (reason)`. */
   unread: string[];
+  /** Each key's button, by its printed label. */
+  byLabel: Map<string, T>;
 }
 
 /**
@@ -44,16 +51,12 @@ export interface KeyScore {
  *
  * @throws {Error} when the read does not have one button per key.
  */
-export function scoreKeys(
-  elements: readonly Element[],
-): KeyScore & { byLabel: Map<string, Element> } {
+export function scoreKeys<T extends Named>(elements: readonly T[]): KeyScore<T> {
   const buttons = elements.filter((e) => e.role === "AXButton");
   if (buttons.length !== XCALC_KEYS.length) {
     throw new Error(`Expected ${XCALC_KEYS.length} xcalc keys, read ${buttons.length}`);
   }
-  const score = { right: [], wrong: [], unread: [], byLabel: new Map() } as KeyScore & {
-    byLabel: Map<string, Element>;
-  };
+  const score: KeyScore<T> = { right: [], wrong: [], unread: [], byLabel: new Map() };
   buttons.forEach((b, i) => {
     const label = XCALC_KEYS[i]!;
     if (b.name === label) score.right.push(label);
