@@ -11,7 +11,7 @@ import { forward } from "./cli/forward.ts";
 import { callOnce } from "./cli/call.ts";
 import { selectTools, TOOL_NAMES } from "./mcp/catalogue.ts";
 import { OP_NAMES, OPS } from "./protocol/ops.ts";
-import { VERSION } from "./driver/version.ts";
+import { VERSION } from "./model/version.ts";
 
 const HELP: Record<string, string> = {
   main: `allternit-driver ${VERSION}: reads and operates desktop apps for AI agents.

@@ -16,4 +16,4 @@ export { type ClientTarget, DriverClient } from "./rpc/client.ts";
 export { DriverError, type ErrorCode } from "./protocol/errors.ts";
 export { OP_NAMES, type OpName, OPS, type ParamsOf, type ResultOf } from "./protocol/ops.ts";
 export { ActionName, Bounds, Element } from "./protocol/element.ts";
-export { NAME, PROTOCOL, VERSION } from "./driver/version.ts";
+export { NAME, PROTOCOL, VERSION } from "./model/version.ts";

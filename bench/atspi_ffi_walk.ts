@@ -1,7 +1,7 @@
 // deno-lint-ignore-file no-console -- run alone, it prints its figures.
 /**
  * The walk of bench/pyatspi_walk.py through libatspi via `Deno.dlopen`
- * (ffi/linux_atspi.ts): the same nodes, attributes and pruning, one blocking libatspi
+ * (bench/ffi/linux_atspi.ts): the same nodes, attributes and pruning, one blocking libatspi
  * call per attribute. bench/atspi_walk_bench.ts runs it in-process next to the engine's
  * pipelined D-Bus read and pyatspi.
  *
@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { AtspiAccessible, type Extents } from "../ffi/linux_atspi.ts";
+import { AtspiAccessible, type Extents } from "./ffi/linux_atspi.ts";
 import { DriverError } from "../protocol/errors.ts";
 import { atspiRoleName } from "../engines/atspi/roles.ts";
 import { STATE, StateSet } from "../engines/atspi/states.ts";

@@ -27,7 +27,7 @@ import { AtspiClient } from "../engines/atspi/client.ts";
 import { readSkeleton } from "../engines/atspi/skeleton.ts";
 import { buildTree } from "../engines/atspi/tree.ts";
 import { atspiRoleName } from "../engines/atspi/roles.ts";
-import type { RawNode } from "../engines/engine.ts";
+import type { RawNode } from "../model/engine.ts";
 import { type App, calculator, widgetFactory } from "../tests/support/apps.ts";
 import { findWindow, type WalkNode, walkWindow } from "./atspi_ffi_walk.ts";
 

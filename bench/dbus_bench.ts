@@ -1,12 +1,17 @@
 /**
  * Micro benchmark of the D-Bus codec on AT-SPI-shaped replies. Prints one JSON line per figure.
  *
- * Run: `deno run dbus/bench_marshal.ts`
+ * Run: `deno run -A bench/dbus_bench.ts`
  *
  * @module
  */
 
-import { decodeBody, decodeHeader, encodeMessageBytes, MessageType } from "../dbus/message.ts";
+import {
+  decodeBody,
+  decodeHeader,
+  encodeMessageBytes,
+  MessageType,
+} from "../platform/dbus/message.ts";
 
 const ITEMS = 5000;
 const SENDER = ":1.42";

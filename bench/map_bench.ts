@@ -15,7 +15,7 @@ import { buildSnapshot } from "../map/snapshot.ts";
 import { WindowMap } from "../map/window_map.ts";
 import { mutated, syntheticWindow } from "../map/_fixtures.ts";
 import type { Element } from "../protocol/element.ts";
-import type { RawNode } from "../engines/engine.ts";
+import type { RawNode } from "../model/engine.ts";
 
 const SIZE = 5000;
 const VERSIONS = 8;

@@ -19,7 +19,7 @@ import { parseTsv } from "../engines/vision/tsv.ts";
 import type { GreyImage } from "../engines/vision/scale.ts";
 import type { PixelRect } from "../engines/vision/segment.ts";
 import type { Proposal } from "../engines/vision/regions.ts";
-import type { Capture } from "../engines/engine.ts";
+import type { Capture } from "../model/engine.ts";
 import { buildSnapshot } from "../map/mod.ts";
 import {
   FALLBACK_FONT_PATH,

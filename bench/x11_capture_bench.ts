@@ -9,13 +9,13 @@
  * compression works on a busier image than one flat colour.
  *
  * Run inside a desktop:
- * `bash install/linux/desktop-session.sh run -- deno run -A engines/x11/bench_capture.ts`
+ * `bash install/linux/desktop-session.sh run -- deno run -A bench/x11_capture_bench.ts`
  *
  * @module
  */
-import { captureScreen } from "../engines/x11/capture.ts";
-import { X11Display } from "../engines/x11/display.ts";
-import { encodePng } from "../util/png.ts";
+import { captureScreen } from "../platform/x11/capture.ts";
+import { X11Display } from "../platform/x11/display.ts";
+import { encodePng } from "../model/png.ts";
 
 const RUNS = 15;
 const PEER_RUNS = 7;

@@ -7,7 +7,7 @@
 import { splitEndpoint } from "../rpc/client.ts";
 import { log } from "../util/log.ts";
 import { resolveTarget, type TargetOptions } from "./target.ts";
-import { LineSplitter } from "../rpc/framing.ts";
+import { LineSplitter } from "../util/framing.ts";
 import { writeAllSync } from "../util/write.ts";
 
 /** Exit codes of `rpc`. */

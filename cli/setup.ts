@@ -6,7 +6,7 @@
  */
 import { Dispatcher } from "../rpc/dispatcher.ts";
 import { Driver } from "../driver/driver.ts";
-import { loadConfig } from "../driver/config.ts";
+import { loadConfig } from "./config_file.ts";
 import { dataDir, type DriverPaths, driverPaths } from "../util/paths.ts";
 
 /** A started driver with the dispatcher that serves it. */

@@ -23,7 +23,7 @@ export const TARGETS = [
 
 const OUT = new URL("./out/", import.meta.url).pathname;
 /** Modules started as workers (the AXHub's run loop, UIA's MTA thread). */
-const WORKERS = ["live/macos/hub_worker.ts", "engines/uia/worker.ts"].map((p) =>
+const WORKERS = ["engines/ax/hub/hub_worker.ts", "engines/uia/worker.ts"].map((p) =>
   new URL(`../${p}`, import.meta.url).pathname
 );
 const MAIN = new URL("../main.ts", import.meta.url).pathname;

@@ -4,10 +4,10 @@
  *
  * @module
  */
-import type { Engine } from "../engines/engine.ts";
+import type { Engine } from "../model/engine.ts";
 import type { LoadedEngine } from "../engines/registry.ts";
 import { DriverError } from "../protocol/errors.ts";
-import type { DriverConfig } from "./config.ts";
+import type { DriverConfig } from "../model/config.ts";
 import { LiveMap } from "../live/live_map.ts";
 import type { AuditLog, Router } from "../router/mod.ts";
 import { WindowLocks } from "../locks/mod.ts";

@@ -6,7 +6,7 @@
  */
 import type { CallContext, Handlers } from "../rpc/dispatcher.ts";
 import { type EngineEntry, ENGINES, loadEngines } from "../engines/registry.ts";
-import type { DriverConfig } from "./config.ts";
+import type { DriverConfig } from "../model/config.ts";
 import type { DriverPaths } from "../util/paths.ts";
 import { DriverCore } from "./core.ts";
 import { hello, listApps } from "./ops/meta.ts";

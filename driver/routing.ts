@@ -1,5 +1,5 @@
 /**
- * Every op passes through here: the router picks the engine (capability, map origin,
+ * Every op passes through here: engine_choice.ts picks the engine (capability, map origin,
  * learning), the locks give input one owner per window (screen-wide input excludes all),
  * and the outcome is recorded for the router and appended to the audit log.
  *
@@ -9,15 +9,7 @@ import { toRpcError } from "../protocol/errors.ts";
 import { type OpName, OPS } from "../protocol/ops.ts";
 import type { CallContext } from "../rpc/dispatcher.ts";
 import type { DriverCore } from "./core.ts";
-
-/** The app and window an op concerns, as far as its params tell. */
-function subject(core: DriverCore, params: Record<string, unknown>) {
-  const window = typeof params.window === "string" ? params.window : undefined;
-  const watched = window !== undefined ? core.live.windows.peek(window) : undefined;
-  const app = watched?.appName ??
-    (params.app !== undefined ? String(params.app) : window !== undefined ? "?" : "*");
-  return { window, app, mapEngine: watched?.map.engine };
-}
+import { pickEngine } from "./engine_choice.ts";
 
 /** Runs `run` for `op` under the router, the locks and the audit log. */
 export async function routed<T>(
@@ -28,21 +20,11 @@ export async function routed<T>(
   run: () => Promise<T>,
 ): Promise<T> {
   const started = performance.now();
-  const { window, app, mapEngine } = subject(core, params);
   const kind = OPS[op].kind;
-  let engine = "driver";
-  let reason = "meta";
-  if (kind !== "meta" || op === "list_apps") {
-    if (core.routable) {
-      const d = core.router.decide({ op, kind, app, ...(mapEngine ? { mapEngine } : {}) });
-      engine = d.engine;
-      reason = d.reason;
-    } else {
-      engine = "none";
-      reason = "unavailable";
-    }
-  }
-  const chosen = engine === "driver" || engine === "none" ? undefined : engine;
+  const pick = pickEngine(core, op, params);
+  const { window, app, reason } = pick;
+  const chosen = pick.engine;
+  const engine = chosen ?? (reason === "meta" ? "driver" : "none");
   let outcome = "ok";
   // The engine that really served: a known window is read, and an element acted on, by
   // the engine that made its map, which may differ from the router's pick.

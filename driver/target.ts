@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { AppInfo, Engine } from "../engines/engine.ts";
+import type { AppInfo, Engine } from "../model/engine.ts";
 import { DriverError } from "../protocol/errors.ts";
 import type { Origin } from "../live/windows.ts";
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Availability, Engine } from "./engine.ts";
+import type { Availability, Engine } from "../model/engine.ts";
 import { ATSPI_OPS } from "./atspi/ops.ts";
 import { CUA_OPS } from "./cua/ops.ts";
 import { UIA_OPS } from "./uia/ops.ts";

@@ -15,7 +15,7 @@ import type {
   NodeRequest,
   RawNode,
   WindowTree,
-} from "../engines/engine.ts";
+} from "../model/engine.ts";
 
 /** A node for scripted trees. */
 export function node(handle: string, name = handle, children: RawNode[] = []): RawNode {

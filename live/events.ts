@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { EngineEvent } from "../engines/engine.ts";
+import type { EngineEvent } from "../model/engine.ts";
 
 interface AppActivity {
   count: number;

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { Engine } from "../engines/engine.ts";
+import type { Engine } from "../model/engine.ts";
 import { log } from "../util/log.ts";
 import type { Watched } from "./windows.ts";
 

@@ -19,9 +19,9 @@
  *
  * @module
  */
-import type { Engine, EngineEvent, PatchScope, RawNode } from "../engines/engine.ts";
+import type { Engine, EngineEvent, PatchScope, RawNode } from "../model/engine.ts";
 import { DriverError } from "../protocol/errors.ts";
-import type { DriverConfig } from "../driver/config.ts";
+import type { DriverConfig } from "../model/config.ts";
 import { log } from "../util/log.ts";
 import { EventHub } from "./events.ts";
 import { type Origin, type Watched, WindowStore } from "./windows.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { defaultConfig } from "../driver/config.ts";
+import { defaultConfig } from "../model/config.ts";
 import { LiveMap, type Target } from "./live_map.ts";
 import { FakeEngine, node } from "./_fake_engine.ts";
 

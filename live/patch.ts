@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { PatchScope, RawNode } from "../engines/engine.ts";
+import type { PatchScope, RawNode } from "../model/engine.ts";
 
 /** What a patch did to the tree. */
 export interface Patched {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { PatchScope, RawNode } from "../engines/engine.ts";
+import type { PatchScope, RawNode } from "../model/engine.ts";
 import { applyPatch, containersToCheck } from "./patch.ts";
 
 function n(handle: string, children: RawNode[] = [], name = handle): RawNode {

@@ -6,7 +6,7 @@
  * @module
  */
 import { buildSnapshot, WindowMap } from "../map/mod.ts";
-import type { PatchScope, RawNode, WindowTree } from "../engines/engine.ts";
+import type { PatchScope, RawNode, WindowTree } from "../model/engine.ts";
 import { DriverError } from "../protocol/errors.ts";
 
 /** One watched window. */

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { RawNode } from "../engines/engine.ts";
+import type { RawNode } from "../model/engine.ts";
 import type { ActionName, Bounds } from "../protocol/element.ts";
 
 let handles = 0;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import type { RawNode } from "../engines/engine.ts";
+import type { RawNode } from "../model/engine.ts";
 import type { Element } from "../protocol/element.ts";
 import { diff } from "./diff.ts";
 import { buildSnapshot } from "./snapshot.ts";

@@ -35,7 +35,7 @@
  *
  * @module
  */
-import type { RawNode } from "../engines/engine.ts";
+import type { RawNode } from "../model/engine.ts";
 
 /** Characters in an id. */
 export const ID_LENGTH = 12;

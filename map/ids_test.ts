@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { RawNode } from "../engines/engine.ts";
+import type { RawNode } from "../model/engine.ts";
 import { computeIds, visitIds } from "./ids.ts";
 import { moved, node, syntheticWindow } from "./_fixtures.ts";
 

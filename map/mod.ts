@@ -27,4 +27,4 @@ export {
   type WindowMapOptions,
 } from "./window_map.ts";
 export { checkVersion, resolveAt } from "./stale.ts";
-export { addCrops, cropDistance, CropHasher, nearestByCrop } from "./crop.ts";
+export { addCrops, cropDistance, CropHasher, nearestByCrop } from "../model/crop.ts";

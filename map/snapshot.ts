@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { RawNode } from "../engines/engine.ts";
+import type { RawNode } from "../model/engine.ts";
 import type { Element } from "../protocol/element.ts";
 import { visitIds } from "./ids.ts";
 

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { RawNode } from "../engines/engine.ts";
+import type { RawNode } from "../model/engine.ts";
 import { DriverError } from "../protocol/errors.ts";
 import type { WindowMap } from "./window_map.ts";
 

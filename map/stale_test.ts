@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { RawNode } from "../engines/engine.ts";
+import type { RawNode } from "../model/engine.ts";
 import { DriverError, isDriverError, toRpcError } from "../protocol/errors.ts";
 import { buildSnapshot } from "./snapshot.ts";
 import { checkVersion, resolveAt } from "./stale.ts";

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { RawNode } from "../engines/engine.ts";
+import type { RawNode } from "../model/engine.ts";
 import type { Element } from "../protocol/element.ts";
 import { type Delta, diff, sameVisible } from "./diff.ts";
 import type { Snapshot } from "./snapshot.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { RawNode } from "../engines/engine.ts";
+import type { RawNode } from "../model/engine.ts";
 import { buildSnapshot } from "./snapshot.ts";
 import { WindowMap } from "./window_map.ts";
 import { node } from "./_fixtures.ts";

@@ -26,7 +26,7 @@ import {
 import { DriverError } from "../protocol/errors.ts";
 import type { OpName, ResultOf } from "../protocol/ops.ts";
 import { zodIssues } from "../rpc/dispatcher.ts";
-import { NAME, VERSION } from "../driver/version.ts";
+import { NAME, VERSION } from "../model/version.ts";
 import { log } from "../util/log.ts";
 import { type Backend, type BackendOptions, openBackend } from "./backend.ts";
 import type { CallOp, Tool } from "./catalogue.ts";

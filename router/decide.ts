@@ -1,6 +1,7 @@
 /**
- * The routing rules as one pure function: capability, then the map's origin, then what
- * was learned (failures, latency, exploration), then the preferred engine.
+ * The router's rules as one pure function over its statistics: capability, then what was
+ * learned (failures, latency, exploration), then the preferred engine. The map's origin
+ * and degraded sources are the driver's to weigh (driver/engine_choice.ts).
  *
  * @module
  */
@@ -8,7 +9,7 @@ import type { OpKind } from "../protocol/ops.ts";
 import { type EngineStats, hasSamples, isFailing, isMuchFaster } from "./stats.ts";
 
 /** Why the router picked an engine (recorded in the audit log). */
-export type Reason = "capability" | "map" | "failures" | "latency" | "explore" | "default";
+export type Reason = "capability" | "failures" | "latency" | "explore" | "default";
 
 /** An engine as the router sees it: a name and the ops it declares. */
 export interface EngineDescriptor {
@@ -34,10 +35,8 @@ export const EXPLORE_EVERY = 20;
 
 /** Everything {@link choose} needs besides the engines. */
 export interface Choice {
-  /** The op's kind: only reads explore, only actions follow the map. */
+  /** The op's kind: only reads explore. */
   kind: OpKind;
-  /** Engine that produced the map an element action's id came from. */
-  mapEngine?: string;
   /** 1-based count of read decisions for this op × app, this one included. */
   readCount: number;
   /** What was learned about an engine for this op × app. */
@@ -49,10 +48,6 @@ export function choose(capable: readonly string[], c: Choice): Decision {
   const preferred = capable[0];
   if (preferred === undefined) throw new RangeError("choose() needs a capable engine");
   if (capable.length === 1) return { engine: preferred, reason: "capability" };
-  // Only the engine that produced the map holds the element's handle.
-  if (c.kind === "action" && c.mapEngine !== undefined && capable.includes(c.mapEngine)) {
-    return { engine: c.mapEngine, reason: "map" };
-  }
 
   const healthy = capable.filter((e) => !isFailing(c.stats(e)));
   let decision: Decision = { engine: preferred, reason: "default" };

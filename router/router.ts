@@ -23,8 +23,6 @@ export interface DecideRequest {
   kind: OpKind;
   /** App the op targets ("" for screen-wide ops). */
   app: string;
-  /** For element actions: the engine that produced the map the id came from. */
-  mapEngine?: string;
 }
 
 /** Router options. */
@@ -75,9 +73,14 @@ export class Router {
     this.#onChange = opts.onChange;
   }
 
+  /** The engines that declare `op`, preferred first. */
+  capable(op: string): string[] {
+    return this.#engines.filter((e) => e.ops.includes(op)).map((e) => e.name);
+  }
+
   /** Picks the engine for one call; `driver_unavailable` when no engine declares the op. */
   decide(req: DecideRequest): Decision {
-    const capable = this.#engines.filter((e) => e.ops.includes(req.op)).map((e) => e.name);
+    const capable = this.capable(req.op);
     if (capable.length === 0) {
       const known = this.#engines.map((e) => e.name).join(", ") || "none";
       throw new DriverError(
@@ -100,7 +103,6 @@ export class Router {
       kind: req.kind,
       readCount,
       stats: (engine: string) => entry?.engines.get(engine),
-      ...(req.mapEngine !== undefined ? { mapEngine: req.mapEngine } : {}),
     };
     return choose(capable, choice);
   }

@@ -24,8 +24,8 @@ function times(n: number, o: Partial<Outcome>): Partial<Outcome>[] {
   return Array.from({ length: n }, () => o);
 }
 
-function decide(r: Router, op: string, kind: OpKind, mapEngine?: string) {
-  return r.decide({ op, kind, app: APP, ...(mapEngine ? { mapEngine } : {}) });
+function decide(r: Router, op: string, kind: OpKind) {
+  return r.decide({ op, kind, app: APP });
 }
 
 function reasons(r: Router, op: string, kind: OpKind, n: number): Reason[] {
@@ -39,8 +39,8 @@ Deno.test("decide() says capability when only one engine can do the op", () => {
 Deno.test("decide() never hands an op to an engine that cannot do it", () => {
   const r = router();
   feed(r, "run_batch", "a", times(3, { ok: false, code: "internal" }));
-  // "b" made the map but has no run_batch; "a" failing doesn't make "b" capable.
-  assert.deepEqual(decide(r, "run_batch", "action", "b"), { engine: "a", reason: "capability" });
+  // "a" failing doesn't make "b" capable.
+  assert.deepEqual(decide(r, "run_batch", "action"), { engine: "a", reason: "capability" });
 });
 
 Deno.test("decide() throws driver_unavailable when no engine can do the op", () => {
@@ -142,14 +142,11 @@ Deno.test("decide() never explores input or action ops", () => {
   assert.ok(!reasons(r, "act", "action", 100).includes("explore"));
 });
 
-Deno.test("decide() sends an action to the engine that made the map, over learning", () => {
+Deno.test("capable() lists the engines that declare an op, preferred first", () => {
   const r = router();
-  feed(r, "act", "b", times(3, { ok: false }));
-  assert.deepEqual(decide(r, "act", "action", "b"), { engine: "b", reason: "map" });
-  feed(r, "act", "a", times(5, { ms: 100 }));
-  feed(r, "act", "b", times(10, { ms: 10 }));
-  assert.deepEqual(decide(r, "act", "action", "a"), { engine: "a", reason: "map" });
-  assert.deepEqual(decide(r, "act", "action"), { engine: "b", reason: "latency" });
+  assert.deepEqual(r.capable("act"), ["a", "b"]);
+  assert.deepEqual(r.capable("zoom"), ["a"]);
+  assert.deepEqual(r.capable("nothing"), []);
 });
 
 Deno.test("decide() learns per op and per app", () => {

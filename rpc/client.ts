@@ -6,7 +6,7 @@
  */
 import { DriverError, type ErrorCode } from "../protocol/errors.ts";
 import type { OpName, ParamsOf, ResultOf } from "../protocol/ops.ts";
-import { LineSplitter } from "./framing.ts";
+import { LineSplitter } from "../util/framing.ts";
 
 /** Where the driver listens. */
 export type ClientTarget =

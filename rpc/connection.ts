@@ -7,7 +7,7 @@
 import { DriverError, toRpcError } from "../protocol/errors.ts";
 import { log } from "../util/log.ts";
 import type { Authorize, Dispatcher } from "./dispatcher.ts";
-import { type Frame, LineSplitter, MAX_LINE_BYTES } from "./framing.ts";
+import { type Frame, LineSplitter, MAX_LINE_BYTES } from "../util/framing.ts";
 
 const encoder = new TextEncoder();
 

@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { calculator, requireDesktop } from "./support/apps.ts";
 import { parseEnvFile, type Started, startService } from "./support/unit_service.ts";
-import { VERSION } from "../driver/version.ts";
+import { VERSION } from "../model/version.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const INSTALL = `${ROOT}install/linux/install.sh`;

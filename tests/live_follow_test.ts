@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { session } from "./support/client.ts";
 import { calculator, requireDesktop, widgetFactory } from "./support/apps.ts";
 import { AtspiEngine } from "../engines/atspi/engine.ts";
-import type { EngineEvent } from "../engines/engine.ts";
+import type { EngineEvent } from "../model/engine.ts";
 
 requireDesktop();
 

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { DriverClient } from "../rpc/client.ts";
-import { LineSplitter } from "../rpc/framing.ts";
+import { LineSplitter } from "../util/framing.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const dec = new TextDecoder();

@@ -12,6 +12,7 @@ import type { CallContext } from "../../rpc/dispatcher.ts";
 import type { DriverCore } from "../core.ts";
 import type { Watched } from "../../live/windows.ts";
 import { pixelInputOf, type PixelStep } from "./input.ts";
+import { mapEngineOf } from "../engine_choice.ts";
 
 type Settled = HandlerResultOf<"act">["settled"];
 
@@ -44,8 +45,7 @@ async function runStep(
   step: { id: string; action: ActionName; value?: string | undefined } | { input: PixelStep },
   signal: AbortSignal,
 ): Promise<StepOutcome> {
-  // Actions follow the map: only the engine that read it holds its elements' handles.
-  const engine = core.engine(w.map.engine);
+  const engine = mapEngineOf(core, w, "input" in step ? "pixel" : "element");
   const before = core.live.events.count(w.app);
   let via: "action" | "pixel" = "pixel";
   if ("input" in step) {

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { cropCapture, encodePng } from "../../util/png.ts";
-import type { Capture } from "../../engines/engine.ts";
+import { cropCapture, encodePng } from "../../model/png.ts";
+import type { Capture } from "../../model/engine.ts";
 import type { HandlerResultOf, ParamsOf } from "../../protocol/ops.ts";
 import type { CallContext } from "../../rpc/dispatcher.ts";
 import type { DriverCore } from "../core.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { PixelInput } from "../../engines/engine.ts";
+import type { PixelInput } from "../../model/engine.ts";
 import type { BatchStep } from "../../protocol/params.ts";
 import type { HandlerResultOf, ParamsOf } from "../../protocol/ops.ts";
 import type { CallContext } from "../../rpc/dispatcher.ts";

@@ -7,7 +7,7 @@ import { OP_NAMES } from "../../protocol/ops.ts";
 import type { HandlerResultOf } from "../../protocol/ops.ts";
 import type { CallContext } from "../../rpc/dispatcher.ts";
 import type { DriverCore } from "../core.ts";
-import { NAME, PROTOCOL, VERSION } from "../version.ts";
+import { NAME, PROTOCOL, VERSION } from "../../model/version.ts";
 
 /** Serves `hello`: never fails, even with no engine available. */
 export async function hello(core: DriverCore): Promise<HandlerResultOf<"hello">> {

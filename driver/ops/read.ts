@@ -7,12 +7,11 @@ import { addCrops } from "../../map/mod.ts";
 import type { HandlerResultOf, ParamsOf } from "../../protocol/ops.ts";
 import type { CallContext } from "../../rpc/dispatcher.ts";
 import type { DriverCore } from "../core.ts";
-import { resolveTarget, type Target } from "../target.ts";
-import type { Engine } from "../../engines/engine.ts";
+import type { Target } from "../target.ts";
+import { locateWindow, sourceOf } from "../engine_choice.ts";
 import type { Element } from "../../protocol/element.ts";
 import type { Watched } from "../../live/windows.ts";
 import { DriverError } from "../../protocol/errors.ts";
-import { blankShare, pixelNodes } from "../../engines/merged/merge.ts";
 
 /**
  * A watched window of the app named (or with the pid) given, so a read of a known app
@@ -26,34 +25,6 @@ function watchedApp(core: DriverCore, app: string | number | undefined): Watched
     : all.find((w) => w.appName.toLowerCase() === app.toLowerCase());
 }
 
-/**
- * Finds the window to read with the routed engine; an app that engine does not know
- * (no accessibility tree at all: xcalc, xterm, a canvas) is looked for by the vision
- * engine, whose reads then come from pixels.
- */
-async function locate(
-  core: DriverCore,
-  engine: Engine,
-  p: ParamsOf<"read_ui">,
-  ctx: CallContext,
-): Promise<{ target: Target; engine: string }> {
-  try {
-    return { target: await resolveTarget(engine, p, ctx.signal), engine: engine.name };
-  } catch (err) {
-    const vision = core.available("vision");
-    const missing = err instanceof DriverError &&
-      (err.code === "app_not_running" || err.code === "window_not_found");
-    if (!missing || !vision || vision === engine || p.app === undefined && p.window === undefined) {
-      throw err;
-    }
-    const target = await resolveTarget(vision, p, ctx.signal).catch(() => {
-      throw err; // Vision does not see it either: the first engine's answer stands.
-    });
-    core.router.markDegraded(target.appName, "no_accessibility_tree");
-    return { target, engine: vision.name };
-  }
-}
-
 /** Serves `read_ui`. */
 export async function readUi(
   core: DriverCore,
@@ -64,7 +35,7 @@ export async function readUi(
   const known = p.window !== undefined ? core.live.windows.peek(p.window) : watchedApp(core, p.app);
   const located = known
     ? { target: known, engine: known.map.engine }
-    : await locate(core, engine, p, ctx);
+    : await locateWindow(core, engine, p, ctx.signal);
   const walk = async (l: { target: Target; engine: string }) => ({
     watched: await core.live.refresh(
       l.target,
@@ -83,7 +54,7 @@ export async function readUi(
         p.window === undefined && known && err instanceof DriverError &&
         err.code === "window_not_found"
       ) {
-        return await walk(await locate(core, engine, p, ctx));
+        return await walk(await locateWindow(core, engine, p, ctx.signal));
       }
       throw err;
     });
@@ -138,53 +109,4 @@ export async function readUi(
     ...source,
     engine: map.engine,
   };
-}
-
-/**
- * Where this answer's elements come from, as the router sees it, and the engine to read
- * the window with when that is not the one that just read it. Pixels alone for apps with
- * no tree at all; the tree and pixels merged (`<tree>+vision`) for an empty or thin tree
- * of an app on the bus, and the tree alone again once it has grown.
- */
-function sourceOf(core: DriverCore, w: Watched): { source: SourceFields; reread?: string } {
-  if (w.map.engine === "vision") {
-    const reason = core.router.degradedReason(w.appName) ?? "no_accessibility_tree";
-    return {
-      source: { source: "vision", source_reason: reason, degraded: true, degraded_reason: reason },
-    };
-  }
-  // An engine that calls its own tree unusable knows more than the element count does.
-  if (w.treeDegraded) core.router.markDegraded(w.appName, w.treeDegraded);
-  else core.router.clearDegraded(w.appName); // a usable tree again
-  const [treeEngine] = w.map.engine.split("+") as [string];
-  const fromTree = w.map.elements.length - pixelNodes(w.tree);
-  const src = core.router.sources(w.appName, fromTree, blankShare(w.tree));
-  if (src.source === "tree") {
-    const reread = treeEngine !== w.map.engine ? treeEngine : undefined;
-    return { source: { source: "tree" }, ...(reread ? { reread } : {}) };
-  }
-  const reason = src.source_reason!;
-  const merged = `${treeEngine}+vision`;
-  if (!core.available(merged)) {
-    return {
-      source: {
-        source: "tree",
-        source_reason: `${reason}; merging in vision needs the ${merged} engine, unavailable here`,
-        degraded: true,
-        degraded_reason: reason,
-      },
-    };
-  }
-  return {
-    source: { source: src.source, source_reason: reason, degraded: true, degraded_reason: reason },
-    ...(w.map.engine !== merged ? { reread: merged } : {}),
-  };
-}
-
-/** The source fields of a read_ui answer. */
-interface SourceFields {
-  source: "tree" | "vision" | "both";
-  source_reason?: string;
-  degraded?: boolean;
-  degraded_reason?: string;
 }

@@ -7,9 +7,9 @@
  */
 import type { ActionName } from "../../protocol/element.ts";
 import { DriverError } from "../../protocol/errors.ts";
-import type { ActOutcome, PixelInput, RawNode } from "../engine.ts";
+import type { ActOutcome, PixelInput, RawNode } from "../../model/engine.ts";
 import type { AtspiClient, CallLimits, Ref } from "./client.ts";
-import { Variant } from "../../dbus/mod.ts";
+import { Variant } from "../../platform/dbus/mod.ts";
 
 /** Action names AT-SPI toolkits use, in the order we prefer them per driver action. */
 const PREFERRED: Partial<Record<ActionName, string[]>> = {

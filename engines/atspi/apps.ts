@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { AppInfo, WindowInfo } from "../engine.ts";
+import type { AppInfo, WindowInfo } from "../../model/engine.ts";
 import type { AtspiClient, CallLimits, Ref } from "./client.ts";
 import { STATE, StateSet } from "./states.ts";
 import { log } from "../../util/log.ts";

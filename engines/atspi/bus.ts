@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { DBusConnection, DBusError } from "../../dbus/mod.ts";
+import { DBusConnection, DBusError } from "../../platform/dbus/mod.ts";
 import { DriverError } from "../../protocol/errors.ts";
 
 /** Why the AT-SPI engine is unavailable, as `hello` reports it. */

@@ -4,7 +4,12 @@
  *
  * @module
  */
-import { DBusClosedError, DBusConnection, DBusError, DBusTimeoutError } from "../../dbus/mod.ts";
+import {
+  DBusClosedError,
+  DBusConnection,
+  DBusError,
+  DBusTimeoutError,
+} from "../../platform/dbus/mod.ts";
 import { DriverError } from "../../protocol/errors.ts";
 
 /** An accessible object: the app's bus name and the object's path. */

@@ -1,10 +1,10 @@
 /**
  * The Linux engine: AT-SPI over the accessibility bus for trees and element actions,
- * XTest and XGetImage (engines/x11) for pointer, keyboard and pixels.
+ * XTest and XGetImage (platform/x11) for pointer, keyboard and pixels.
  *
  * @module
  */
-import type { DBusConnection } from "../../dbus/mod.ts";
+import type { DBusConnection } from "../../platform/dbus/mod.ts";
 import type { ActionName } from "../../protocol/element.ts";
 import { DriverError } from "../../protocol/errors.ts";
 import type {
@@ -20,8 +20,8 @@ import type {
   RawNode,
   ReadBudget,
   WindowTree,
-} from "../engine.ts";
-import { captureScreen, sendInput, X11Display } from "../x11/mod.ts";
+} from "../../model/engine.ts";
+import { captureScreen, sendInput, X11Display } from "../../platform/x11/mod.ts";
 import { performAction } from "./act.ts";
 import { listApps, type WindowEntry } from "./apps.ts";
 import { connectA11yBus } from "./bus.ts";

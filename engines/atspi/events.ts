@@ -11,8 +11,8 @@
  *
  * @module
  */
-import type { DBusConnection, DBusSignal } from "../../dbus/mod.ts";
-import type { EngineEvent } from "../engine.ts";
+import type { DBusConnection, DBusSignal } from "../../platform/dbus/mod.ts";
+import type { EngineEvent } from "../../model/engine.ts";
 import { handleOf } from "./client.ts";
 import { BoundsFilter } from "./flood.ts";
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { AtspiClient, Ref } from "./client.ts";
 import { readSkeleton, type Skeleton, skeletonFromCache, unexposed } from "./skeleton.ts";
 import { buildTree } from "./tree.ts";
-import type { RawNode } from "../engine.ts";
+import type { RawNode } from "../../model/engine.ts";
 
 const BUS = ":1.5";
 const SHOWING = [(1 << 25) | (1 << 30), 0];

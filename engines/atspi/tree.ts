@@ -6,7 +6,7 @@
  * @module
  */
 import type { ActionName } from "../../protocol/element.ts";
-import type { RawNode } from "../engine.ts";
+import type { RawNode } from "../../model/engine.ts";
 import { type AtspiClient, type CallLimits, handleOf } from "./client.ts";
 import { atspiRoleName, axRole } from "./roles.ts";
 import { type Skeleton, type SkeletonNode, visibilityState } from "./skeleton.ts";

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { HubEvent } from "../../live/macos/ax_hub.ts";
-import type { Capture, PixelInput } from "../engine.ts";
+import type { HubEvent } from "./hub/ax_hub.ts";
+import type { Capture, PixelInput } from "../../model/engine.ts";
 import type { AxDesktop, AxNotifier } from "./desktop.ts";
 import { AxEngine } from "./engine.ts";
 import { FixtureSource } from "./fixture_source.ts";

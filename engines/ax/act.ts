@@ -9,7 +9,7 @@
 import type { ActionName } from "../../protocol/element.ts";
 import { DriverError, isDriverError } from "../../protocol/errors.ts";
 import { boolOf } from "../../ffi/macos/values.ts";
-import type { ActOutcome, PixelInput, RawNode } from "../engine.ts";
+import type { ActOutcome, PixelInput, RawNode } from "../../model/engine.ts";
 import type { AxSource } from "./source.ts";
 
 /** Sends pointer and keyboard input (CoreGraphics on a Mac). */

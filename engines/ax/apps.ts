@@ -9,7 +9,7 @@ import { isDriverError } from "../../protocol/errors.ts";
 import { boolOf, elementOf, elementsOf, stringOf } from "../../ffi/macos/values.ts";
 import { log } from "../../util/log.ts";
 import { mapLimit } from "../../util/pool.ts";
-import type { AppInfo, WindowInfo } from "../engine.ts";
+import type { AppInfo, WindowInfo } from "../../model/engine.ts";
 import type { AxSource } from "./source.ts";
 
 /** What the engine remembers of a window id. */

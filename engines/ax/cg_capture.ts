@@ -11,7 +11,7 @@ import type { Cf } from "../../ffi/macos/cf.ts";
 import { CG, type CoreGraphics } from "../../ffi/macos/core_graphics.ts";
 import { CG_RECT_NULL, decodeCGRect, encodeCGRect, type Rect } from "../../ffi/macos/marshal.ts";
 import { DriverError } from "../../protocol/errors.ts";
-import type { Capture } from "../engine.ts";
+import type { Capture } from "../../model/engine.ts";
 
 /** Captures pixels. */
 export class CgCapture {

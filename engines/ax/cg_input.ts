@@ -10,7 +10,7 @@ import { CG, type CoreGraphics } from "../../ffi/macos/core_graphics.ts";
 import type { Cf } from "../../ffi/macos/cf.ts";
 import { encodeCGPoint, type Point } from "../../ffi/macos/marshal.ts";
 import { DriverError } from "../../protocol/errors.ts";
-import type { PixelInput } from "../engine.ts";
+import type { PixelInput } from "../../model/engine.ts";
 import { flagsOf, macChords, type MacKey } from "./mac_keys.ts";
 
 const CLICK_GAP_MS = 40;

@@ -8,9 +8,9 @@
 import { Cf } from "../../ffi/macos/cf.ts";
 import { loadMacFrameworks } from "../../ffi/macos/load.ts";
 import type { Rect } from "../../ffi/macos/marshal.ts";
-import { AxHub, type HubEvent } from "../../live/macos/ax_hub.ts";
-import { pumpMainRunLoop } from "../../live/macos/main_run_loop.ts";
-import type { Capture, PixelInput } from "../engine.ts";
+import { AxHub, type HubEvent } from "./hub/ax_hub.ts";
+import { pumpMainRunLoop } from "./hub/main_run_loop.ts";
+import type { Capture, PixelInput } from "../../model/engine.ts";
 import { CgCapture } from "./cg_capture.ts";
 import { CgInput } from "./cg_input.ts";
 import { FfiSource } from "./ffi_source.ts";

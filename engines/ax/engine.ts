@@ -27,7 +27,7 @@ import type {
   RawNode,
   ReadBudget,
   WindowTree,
-} from "../engine.ts";
+} from "../../model/engine.ts";
 import { performAxAction } from "./act.ts";
 import type { AxWindowEntry } from "./apps.ts";
 import { type AxDesktop, type AxNotifier, macParts } from "./desktop.ts";

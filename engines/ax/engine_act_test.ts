@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { buildSnapshot } from "../../map/mod.ts";
 import { DriverError } from "../../protocol/errors.ts";
-import type { RawNode } from "../engine.ts";
+import type { RawNode } from "../../model/engine.ts";
 import { budget, CALCULATOR_PID, fixtureEngine, TEXTEDIT_PID } from "./_testing.ts";
 
 const signal = new AbortController().signal;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { defaultConfig } from "../../driver/config.ts";
+import { defaultConfig } from "../../model/config.ts";
 import { LiveMap } from "../../live/live_map.ts";
 import { fixtureEngine, TEXTEDIT_PID } from "./_testing.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { buildSnapshot, WindowMap } from "../../map/mod.ts";
 import { DriverError } from "../../protocol/errors.ts";
-import type { EngineEvent } from "../engine.ts";
+import type { EngineEvent } from "../../model/engine.ts";
 import { budget, CALCULATOR_PID, fixtureEngine, TEXTEDIT_PID } from "./_testing.ts";
 import { AxEngine } from "./engine.ts";
 

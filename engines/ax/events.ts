@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { keepsHandle } from "../../live/macos/notifications.ts";
-import type { HubEvent } from "../../live/macos/ax_hub.ts";
-import type { EngineEvent } from "../engine.ts";
+import { keepsHandle } from "./hub/notifications.ts";
+import type { HubEvent } from "./hub/ax_hub.ts";
+import type { EngineEvent } from "../../model/engine.ts";
 import { appIdOf } from "./apps.ts";
 
 /** Converts hub events, keeping per-app focus. */

@@ -1,6 +1,6 @@
 /**
  * Key names to macOS virtual key codes (`kVK_*`, Events.h, ANSI layout) and modifier
- * flags. Chords are parsed by the same rules as on Linux (`engines/x11/keys.ts`: `ctrl+a`,
+ * flags. Chords are parsed by the same rules as on Linux (`model/keys.ts`: `ctrl+a`,
  * `cmd+shift+z`, `Return`, `F4`), so callers write keys one way on every OS; `cmd`,
  * `super` and `meta` are Command, `alt` is Option. Pure: tested off macOS.
  *
@@ -8,7 +8,7 @@
  */
 import { DriverError } from "../../protocol/errors.ts";
 import { CG_FLAGS } from "../../ffi/macos/core_graphics.ts";
-import { parseKeys } from "../x11/keys.ts";
+import { parseKeys } from "../../model/keys.ts";
 
 /** One key of a chord: its code and, for a modifier, the flag it adds. */
 export interface MacKey {

@@ -7,7 +7,7 @@
  */
 import type { ActionName, Bounds } from "../../protocol/element.ts";
 import { boolOf, elementsOf, stringOf } from "../../ffi/macos/values.ts";
-import type { RawNode } from "../engine.ts";
+import type { RawNode } from "../../model/engine.ts";
 import type { AxValue } from "./source.ts";
 
 /** Fetched for every element in one `AXUIElementCopyMultipleAttributeValues` call. */

@@ -7,7 +7,7 @@
  */
 import { isDriverError } from "../../protocol/errors.ts";
 import { mapLimit } from "../../util/pool.ts";
-import type { NodeRequest, RawNode, ReadBudget } from "../engine.ts";
+import type { NodeRequest, RawNode, ReadBudget } from "../../model/engine.ts";
 import { attributesOf, boundsOf, mapNode, READ_ATTRIBUTES } from "./node_map.ts";
 import type { AxSource } from "./source.ts";
 import { WALK_CONCURRENCY, walkWindow } from "./walk.ts";

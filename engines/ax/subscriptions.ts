@@ -6,7 +6,7 @@
  * @module
  */
 import { DriverError } from "../../protocol/errors.ts";
-import type { EngineEvent } from "../engine.ts";
+import type { EngineEvent } from "../../model/engine.ts";
 import { appIdOf } from "./apps.ts";
 import type { AxNotifier } from "./desktop.ts";
 import { EventConverter } from "./events.ts";

@@ -7,7 +7,7 @@
  */
 import { DriverError, isDriverError } from "../../protocol/errors.ts";
 import { mapLimit } from "../../util/pool.ts";
-import type { RawNode } from "../engine.ts";
+import type { RawNode } from "../../model/engine.ts";
 import { attributesOf, mapNode, READ_ATTRIBUTES } from "./node_map.ts";
 import type { AxSource } from "./source.ts";
 

@@ -6,7 +6,7 @@
  * @module
  */
 import { DriverError } from "../../protocol/errors.ts";
-import type { AppInfo } from "../engine.ts";
+import type { AppInfo } from "../../model/engine.ts";
 import { type AxWindowEntry, listAxApps } from "./apps.ts";
 import { HandleLedger } from "./ledger.ts";
 import type { AxSource } from "./source.ts";

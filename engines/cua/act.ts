@@ -7,7 +7,7 @@
  */
 import type { ActionName } from "../../protocol/element.ts";
 import { DriverError } from "../../protocol/errors.ts";
-import type { ActOutcome, RawNode } from "../engine.ts";
+import type { ActOutcome, RawNode } from "../../model/engine.ts";
 import type { ToolCall } from "./input.ts";
 import { ActionAnswer, parseAnswer, TOOL, type ToolResult } from "./tools.ts";
 import type { CuaAddress } from "./tree.ts";

@@ -12,7 +12,7 @@
 import { convertIndexedToRgb, decode } from "fast-png";
 import { DriverError } from "../../protocol/errors.ts";
 import type { Bounds } from "../../protocol/element.ts";
-import type { Capture } from "../engine.ts";
+import type { Capture } from "../../model/engine.ts";
 import { ImageBlock, parseAnswer, TOOL, type ToolResult } from "./tools.ts";
 import type { CuaWindow } from "./windows.ts";
 

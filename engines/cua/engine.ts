@@ -22,7 +22,7 @@ import type {
   PixelInput,
   RawNode,
   ReadBudget,
-} from "../engine.ts";
+} from "../../model/engine.ts";
 import { actionCall, outcomeOf } from "./act.ts";
 import { captureVia } from "./capture.ts";
 import { inputCalls } from "./input.ts";

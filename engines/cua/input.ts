@@ -7,7 +7,7 @@
  * @module
  */
 import { DriverError } from "../../protocol/errors.ts";
-import type { PixelInput } from "../engine.ts";
+import type { PixelInput } from "../../model/engine.ts";
 import { TOOL } from "./tools.ts";
 
 /** One tool call. */

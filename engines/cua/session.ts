@@ -10,7 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { DriverError } from "../../protocol/errors.ts";
-import { NAME, VERSION } from "../../driver/version.ts";
+import { NAME, VERSION } from "../../model/version.ts";
 import { log } from "../../util/log.ts";
 import type { CuaCommand } from "./locate.ts";
 import { parseAnswer, ToolResult } from "./tools.ts";

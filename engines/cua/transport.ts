@@ -12,7 +12,7 @@ import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { LineSplitter } from "../../rpc/framing.ts";
+import { LineSplitter } from "../../util/framing.ts";
 import type { CuaCommand } from "./locate.ts";
 
 /** Screenshots travel inline as base64: allow far more than the RPC layer's 4 MiB. */

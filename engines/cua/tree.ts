@@ -16,7 +16,7 @@
  */
 import type { ActionName, Bounds } from "../../protocol/element.ts";
 import { DriverError } from "../../protocol/errors.ts";
-import type { NodeRequest, RawNode, WindowTree } from "../engine.ts";
+import type { NodeRequest, RawNode, WindowTree } from "../../model/engine.ts";
 import { cuaRole, isWindowRole } from "./roles.ts";
 import { type CuaElement, TOOL, type WindowStateAnswer } from "./tools.ts";
 

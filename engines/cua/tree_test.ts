@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { computeIds } from "../../map/mod.ts";
 import { DriverError } from "../../protocol/errors.ts";
-import type { RawNode } from "../engine.ts";
+import type { RawNode } from "../../model/engine.ts";
 import { buildTree, byKey } from "./tree.ts";
 import { type CuaElement, TOOL } from "./tools.ts";
 

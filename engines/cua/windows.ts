@@ -7,7 +7,7 @@
  */
 import type { Bounds } from "../../protocol/element.ts";
 import { DriverError } from "../../protocol/errors.ts";
-import type { AppInfo } from "../engine.ts";
+import type { AppInfo } from "../../model/engine.ts";
 import type { WindowRecord } from "./tools.ts";
 import type { CuaAddress } from "./tree.ts";
 

@@ -24,7 +24,7 @@ import type {
   RawNode,
   ReadBudget,
   WindowTree,
-} from "../engine.ts";
+} from "../../model/engine.ts";
 import type { VisionEngine } from "../vision/engine.ts";
 import { nodesFrom } from "../vision/tree.ts";
 import { fromPixels, mergeTrees, pixelHandle } from "./merge.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Bounds } from "../../protocol/element.ts";
-import type { RawNode } from "../engine.ts";
+import type { RawNode } from "../../model/engine.ts";
 
 /** Prefix of the handles of nodes that came from pixels. */
 export const VISION_HANDLE = "vision:";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { RawNode } from "../engine.ts";
+import type { RawNode } from "../../model/engine.ts";
 import {
   blankShare,
   fromPixels,

@@ -18,7 +18,7 @@ import {
 import { PW_RENDERFULLCONTENT } from "../../ffi/windows/user32.ts";
 import { DriverError } from "../../protocol/errors.ts";
 import type { Bounds } from "../../protocol/element.ts";
-import type { Capture } from "../engine.ts";
+import type { Capture } from "../../model/engine.ts";
 import { virtualDesktop } from "./input.ts";
 
 /** Libraries capture uses. */

@@ -12,7 +12,7 @@ import { checkHr } from "../../ffi/windows/hresult.ts";
 import { readRect, RECT_SIZE, rectBounds } from "../../ffi/windows/structs.ts";
 import { receiveVariant, type VariantLib, type VariantValue } from "../../ffi/windows/variant.ts";
 import type { ActionName, Bounds } from "../../protocol/element.ts";
-import type { RawNode } from "../engine.ts";
+import type { RawNode } from "../../model/engine.ts";
 import { axRoleOf, controlTypeName } from "./control_types.ts";
 import { PROP } from "./ids.ts";
 import { IUIAutomationElement as E } from "./interfaces.ts";

@@ -24,7 +24,7 @@ import type {
   RawNode,
   ReadBudget,
   WindowTree,
-} from "../engine.ts";
+} from "../../model/engine.ts";
 import { captureScreen, captureWindow } from "./capture.ts";
 import { sendInput } from "./input.ts";
 import { hwndOf } from "./naming.ts";

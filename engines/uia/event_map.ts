@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { EngineEvent } from "../engine.ts";
+import type { EngineEvent } from "../../model/engine.ts";
 import { EVENT, PROP, STRUCTURE_CHANGE } from "./ids.ts";
 import { appIdOf } from "./naming.ts";
 

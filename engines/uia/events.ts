@@ -15,7 +15,7 @@
 import { ComPtr, invoke } from "../../ffi/windows/com.ts";
 import { impl, LocalComObject } from "../../ffi/windows/com_object.ts";
 import { HR } from "../../ffi/windows/hresult.ts";
-import type { EngineEvent } from "../engine.ts";
+import type { EngineEvent } from "../../model/engine.ts";
 import { log } from "../../util/log.ts";
 import type { CacheRequests } from "./cache.ts";
 import { cachedRuntimeId, handleOfRuntimeId, type OleLib } from "./element_props.ts";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { ComPtr, invoke, IUnknown, type Params, vtableEntry } from "../../ffi/windows/com.ts";
 import { HR } from "../../ffi/windows/hresult.ts";
 import { writePointer } from "../../ffi/windows/memory.ts";
-import type { EngineEvent } from "../engine.ts";
+import type { EngineEvent } from "../../model/engine.ts";
 import { FakeClass } from "../../ffi/windows/_fake_class.ts";
 import { type FakeNode, FakeUia } from "./_testing.ts";
 import type { CacheRequests } from "./cache.ts";

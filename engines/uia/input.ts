@@ -7,7 +7,7 @@
 import { INPUT_SIZE, type InputEvent, packInputs } from "../../ffi/windows/structs.ts";
 import { SM, type User32 } from "../../ffi/windows/user32.ts";
 import { DriverError } from "../../protocol/errors.ts";
-import type { PixelInput } from "../engine.ts";
+import type { PixelInput } from "../../model/engine.ts";
 import { type Desktop, planInput, unreleased } from "./input_plan.ts";
 
 /** The virtual desktop's rectangle. */

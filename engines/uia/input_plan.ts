@@ -9,7 +9,7 @@
  */
 import { type InputEvent, KEYEVENTF, MOUSEEVENTF } from "../../ffi/windows/structs.ts";
 import { DriverError } from "../../protocol/errors.ts";
-import type { PixelInput } from "../engine.ts";
+import type { PixelInput } from "../../model/engine.ts";
 import { type Key, parseChords, type ScanChar, VK } from "./keys.ts";
 
 /** One step of a plan. */

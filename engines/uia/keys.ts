@@ -7,7 +7,7 @@
  * @module
  */
 import { DriverError } from "../../protocol/errors.ts";
-import { parseKeys } from "../x11/keys.ts";
+import { parseKeys } from "../../model/keys.ts";
 
 /** One key to press: a virtual key, or a UTF-16 string typed as Unicode input. */
 export type Key =

@@ -9,7 +9,7 @@ import { ComPtr, invoke, outPointer } from "../../ffi/windows/com.ts";
 import { checkHr } from "../../ffi/windows/hresult.ts";
 import { readRect, RECT_SIZE, rectBounds } from "../../ffi/windows/structs.ts";
 import { isDriverError } from "../../protocol/errors.ts";
-import type { NodeRequest, RawNode } from "../engine.ts";
+import type { NodeRequest, RawNode } from "../../model/engine.ts";
 import type { CacheRequests } from "./cache.ts";
 import { type OleLib, rawNodeOf, readFacts } from "./element_props.ts";
 import type { WindowHandles } from "./handles.ts";

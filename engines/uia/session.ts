@@ -8,7 +8,7 @@
 import { ComPtr, outPointer } from "../../ffi/windows/com.ts";
 import { DriverError, isDriverError } from "../../protocol/errors.ts";
 import { log } from "../../util/log.ts";
-import type { EngineEvent, NodeRequest, RawNode } from "../engine.ts";
+import type { EngineEvent, NodeRequest, RawNode } from "../../model/engine.ts";
 import { type ActReply, performAction } from "./actions.ts";
 import { buildCacheRequests, type CacheRequests, releaseCacheRequests } from "./cache.ts";
 import type { OleLib } from "./element_props.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ComPtr } from "../../ffi/windows/com.ts";
-import type { RawNode } from "../engine.ts";
+import type { RawNode } from "../../model/engine.ts";
 import { type FakeNode, FakeUia } from "./_testing.ts";
 import { WindowHandles } from "./handles.ts";
 import { PATTERN } from "./ids.ts";

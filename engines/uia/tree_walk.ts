@@ -8,7 +8,7 @@
  */
 import { ComPtr, invoke, outPointer } from "../../ffi/windows/com.ts";
 import { checkHr } from "../../ffi/windows/hresult.ts";
-import type { RawNode } from "../engine.ts";
+import type { RawNode } from "../../model/engine.ts";
 import { type OleLib, readFacts } from "./element_props.ts";
 import type { WindowHandles } from "./handles.ts";
 import { IUIAutomationTreeWalker as W } from "./interfaces.ts";

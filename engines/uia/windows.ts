@@ -11,7 +11,7 @@ import { PROCESS_QUERY_LIMITED_INFORMATION } from "../../ffi/windows/kernel32.ts
 import type { WindowsLibraries } from "../../ffi/windows/load.ts";
 import { readRect, RECT_SIZE, rectBounds } from "../../ffi/windows/structs.ts";
 import { WNDENUMPROC } from "../../ffi/windows/user32.ts";
-import type { AppInfo } from "../engine.ts";
+import type { AppInfo } from "../../model/engine.ts";
 import type { Bounds } from "../../protocol/element.ts";
 import { appIdOf, appNameOf, windowIdOf } from "./naming.ts";
 

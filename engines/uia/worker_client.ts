@@ -8,7 +8,7 @@
  * @module
  */
 import { DriverError } from "../../protocol/errors.ts";
-import type { EngineEvent } from "../engine.ts";
+import type { EngineEvent } from "../../model/engine.ts";
 import {
   fromWire,
   type WorkerCalls,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { DriverError, isDriverError } from "../../protocol/errors.ts";
 import { HR, hresultError } from "../../ffi/windows/hresult.ts";
-import type { EngineEvent } from "../engine.ts";
+import type { EngineEvent } from "../../model/engine.ts";
 import { WorkerClient, type WorkerPort } from "./worker_client.ts";
 import { fromWire, toWire, type WorkerMessage, type WorkerRequest } from "./worker_protocol.ts";
 

@@ -8,7 +8,7 @@
  */
 import type { ActionName } from "../../protocol/element.ts";
 import { DriverError, type ErrorCode } from "../../protocol/errors.ts";
-import type { EngineEvent, NodeRequest, RawNode } from "../engine.ts";
+import type { EngineEvent, NodeRequest, RawNode } from "../../model/engine.ts";
 import type { ActReply, ActTarget } from "./actions.ts";
 
 /** Each worker op's params and result. */

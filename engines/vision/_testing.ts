@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Capture } from "../engine.ts";
+import type { Capture } from "../../model/engine.ts";
 import type { PixelRect } from "./segment.ts";
 
 /** A `width`×`height` capture of grey `v` at `origin`. */

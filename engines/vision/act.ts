@@ -9,7 +9,7 @@
  */
 import type { ActionName } from "../../protocol/element.ts";
 import { DriverError } from "../../protocol/errors.ts";
-import type { PixelInput, RawNode } from "../engine.ts";
+import type { PixelInput, RawNode } from "../../model/engine.ts";
 
 /**
  * The input that carries out `action` on `node`.

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { DriverError } from "../../protocol/errors.ts";
-import type { RawNode } from "../engine.ts";
+import type { RawNode } from "../../model/engine.ts";
 import { pixelPlan } from "./act.ts";
 
 const node: RawNode = {

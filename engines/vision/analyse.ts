@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { CropHasher } from "../../map/crop.ts";
-import type { Capture } from "../engine.ts";
+import { CropHasher } from "../../model/crop.ts";
+import type { Capture } from "../../model/engine.ts";
 import {
   BACKGROUND,
   backgroundLuma,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { CropHasher } from "../../map/crop.ts";
+import { CropHasher } from "../../model/crop.ts";
 import { box, canvas, fill } from "./_testing.ts";
 import { analyse, doubtThinGlyphs, OCR_SCALE, ocrRects } from "./analyse.ts";
 import type { LineReader } from "./ocr.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Capture } from "../engine.ts";
+import type { Capture } from "../../model/engine.ts";
 
 /**
  * A 64-bit hash of the capture's size and pixels, as 16 hex digits: two 32-bit

@@ -26,8 +26,14 @@ import type {
   RawNode,
   ReadBudget,
   WindowTree,
-} from "../engine.ts";
-import { captureScreen, captureWindow, sendInput, windowBounds, X11Display } from "../x11/mod.ts";
+} from "../../model/engine.ts";
+import {
+  captureScreen,
+  captureWindow,
+  sendInput,
+  windowBounds,
+  X11Display,
+} from "../../platform/x11/mod.ts";
 import { pixelPlan } from "./act.ts";
 import { analyse, type Analysis } from "./analyse.ts";
 import { captureKey, LruCache } from "./cache.ts";
@@ -51,7 +57,7 @@ export interface VisionOptions {
 
 /** One vision read: the tree, each node's crop, and the pixels it came from. */
 export interface VisionRead extends WindowTree {
-  /** Crop of each node, by handle (see map/crop.ts). */
+  /** Crop of each node, by handle (see model/crop.ts). */
   crops: Map<string, string>;
   /** The capture the tree was read from. */
   capture: Capture;

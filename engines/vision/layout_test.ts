@@ -10,7 +10,7 @@ import {
   RULE_LENGTH,
 } from "./layout.ts";
 import { findBoxes } from "./segment.ts";
-import type { Capture } from "../engine.ts";
+import type { Capture } from "../../model/engine.ts";
 
 function leavesOf(c: Capture) {
   const luma = lumaOfCanvas(c);

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { cropDistance, nearestByCrop } from "../../map/crop.ts";
+import { cropDistance, nearestByCrop } from "../../model/crop.ts";
 import type { ActionName, Bounds, Element } from "../../protocol/element.ts";
 import { DriverError } from "../../protocol/errors.ts";
 
@@ -58,7 +58,7 @@ export interface ReplayStep {
 
 /** Tunables of {@link replayBatch}. */
 export interface ReplayOptions {
-  /** Largest crop distance accepted, of 64 bits (default 10, as map/crop.ts). */
+  /** Largest crop distance accepted, of 64 bits (default 10, as model/crop.ts). */
   maxDistance?: number;
 }
 

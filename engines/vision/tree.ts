@@ -7,7 +7,7 @@
  * @module
  */
 import type { Bounds } from "../../protocol/element.ts";
-import type { Capture, RawNode } from "../engine.ts";
+import type { Capture, RawNode } from "../../model/engine.ts";
 import type { Proposal } from "./regions.ts";
 
 /** A window's vision tree and what it holds. */

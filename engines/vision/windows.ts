@@ -7,14 +7,14 @@
  */
 import type { Bounds } from "../../protocol/element.ts";
 import { isDriverError } from "../../protocol/errors.ts";
-import type { AppInfo, WindowInfo } from "../engine.ts";
+import type { AppInfo, WindowInfo } from "../../model/engine.ts";
 import {
   activeWindow,
   type TopLevelWindow,
   topLevelWindows,
   windowBounds,
   type X11Display,
-} from "../x11/mod.ts";
+} from "../../platform/x11/mod.ts";
 
 /** The vision window id of X window `xid`. */
 export function windowId(xid: number): string {

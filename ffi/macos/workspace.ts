@@ -4,7 +4,7 @@
  * NSWorkspace updates `runningApplications` from notifications delivered on the main
  * thread's run loop; a process that never runs it keeps the list it saw first, and apps
  * launched later are missing (the design document's `app_not_running` lesson). The engine
- * therefore pumps the main run loop (`live/macos/main_run_loop.ts`) and also merges the
+ * therefore pumps the main run loop (`engines/ax/hub/main_run_loop.ts`) and also merges the
  * window server's list, which is always current.
  *
  * Every call runs inside its own autorelease pool: the objects Cocoa hands back are

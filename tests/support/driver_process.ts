@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { LineSplitter } from "../../rpc/framing.ts";
+import { LineSplitter } from "../../util/framing.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { LineSplitter } from "../../rpc/framing.ts";
+import { LineSplitter } from "../../util/framing.ts";
 
 /** systemd's default PATH for system services. */
 export const SYSTEMD_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";

@@ -12,9 +12,9 @@
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { AtspiEngine } from "../../../engines/atspi/engine.ts";
-import type { Capture, PixelInput, RawNode } from "../../../engines/engine.ts";
+import type { Capture, PixelInput, RawNode } from "../../../model/engine.ts";
 import type { ActionName } from "../../../protocol/element.ts";
-import { cropCapture, encodePng } from "../../../util/png.ts";
+import { cropCapture, encodePng } from "../../../model/png.ts";
 
 type Args = Record<string, unknown>;
 type Window = { atspi: string; pid: number; app: string; title: string };

@@ -86,7 +86,7 @@ async function call(tool: string, a: Args, signal: AbortSignal): Promise<CallToo
     case "get_window_state":
       return await windowState(a, signal);
     case "get_desktop_state": {
-      const { encodePng } = await import("../../../util/png.ts");
+      const { encodePng } = await import("../../../model/png.ts");
       const shot = await desktop.capture(undefined, signal);
       return ok("desktop", { width: shot.width, height: shot.height }, encodePng(shot));
     }

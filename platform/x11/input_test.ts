@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { loadXtst } from "../../ffi/linux_x11.ts";
 import { DriverError } from "../../protocol/errors.ts";
-import type { PixelInput } from "../engine.ts";
+import type { PixelInput } from "../../model/engine.ts";
 import { X11Display } from "./display.ts";
 import { sendInput } from "./input.ts";
 import { windowsForPid } from "./windows.ts";

@@ -75,15 +75,3 @@ export function parseConfig(text: string, source = "config.jsonc"): DriverConfig
   }
   return parsed.data;
 }
-
-/** Reads the config file when there is one, else the defaults. */
-export async function loadConfig(path: string): Promise<DriverConfig> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return defaultConfig();
-    throw new Error(`Cannot read "${path}"`, { cause: err });
-  }
-  return parseConfig(text, path);
-}

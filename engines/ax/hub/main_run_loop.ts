@@ -7,8 +7,8 @@
  *
  * @module
  */
-import { readStatic } from "../../ffi/macos/cf.ts";
-import type { CoreFoundation } from "../../ffi/macos/core_foundation.ts";
+import { readStatic } from "../../../ffi/macos/cf.ts";
+import type { CoreFoundation } from "../../../ffi/macos/core_foundation.ts";
 
 /** How often the main run loop is turned. */
 export const MAIN_PUMP_MS = 250;

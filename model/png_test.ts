@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { decode } from "fast-png";
 import { DriverError } from "../protocol/errors.ts";
-import type { Capture } from "../engines/engine.ts";
+import type { Capture } from "./engine.ts";
 import { cropCapture, encodePng } from "./png.ts";
 
 /** A capture whose pixel (x, y) is [x, y, x + y, 255]. */

@@ -7,7 +7,7 @@
 import { checkStatus, checkX } from "../../ffi/linux_x11.ts";
 import { DriverError } from "../../protocol/errors.ts";
 import type { Bounds } from "../../protocol/element.ts";
-import type { Capture } from "../engine.ts";
+import type { Capture } from "../../model/engine.ts";
 import { type X11Display, x11Handle } from "./display.ts";
 import { windowBounds } from "./windows.ts";
 

@@ -14,10 +14,10 @@
  *
  * @module
  */
-import type { EngineEvent } from "../../engines/engine.ts";
-import { loadCoreFoundation } from "../../ffi/macos/load.ts";
-import { DriverError } from "../../protocol/errors.ts";
-import { log } from "../../util/log.ts";
+import type { EngineEvent } from "../../../model/engine.ts";
+import { loadCoreFoundation } from "../../../ffi/macos/load.ts";
+import { DriverError } from "../../../protocol/errors.ts";
+import { log } from "../../../util/log.ts";
 import type { HubCommand, HubReport } from "./hub_messages.ts";
 import { kindOf } from "./notifications.ts";
 

@@ -6,13 +6,13 @@
  *
  * @module
  */
-import { AX_ERROR, axError, axErrorName } from "../../ffi/macos/ax_error.ts";
+import { AX_ERROR, axError, axErrorName } from "../../../ffi/macos/ax_error.ts";
 import {
   type ApplicationServices,
   AX_OBSERVER_CALLBACK,
-} from "../../ffi/macos/application_services.ts";
-import { Cf, outPointer, readOutPointer, readStatic } from "../../ffi/macos/cf.ts";
-import type { CoreFoundation } from "../../ffi/macos/core_foundation.ts";
+} from "../../../ffi/macos/application_services.ts";
+import { Cf, outPointer, readOutPointer, readStatic } from "../../../ffi/macos/cf.ts";
+import type { CoreFoundation } from "../../../ffi/macos/core_foundation.ts";
 import type { NotificationQueue } from "./hub_messages.ts";
 import {
   APP_NOTIFICATIONS,

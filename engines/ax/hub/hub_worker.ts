@@ -10,8 +10,8 @@
  *
  * @module
  */
-import { loadApplicationServices, loadCoreFoundation } from "../../ffi/macos/load.ts";
-import { DriverError } from "../../protocol/errors.ts";
+import { loadApplicationServices, loadCoreFoundation } from "../../../ffi/macos/load.ts";
+import { DriverError } from "../../../protocol/errors.ts";
 import { type HubCommand, type HubReport, NotificationQueue } from "./hub_messages.ts";
 import { APP_NOTIFICATIONS } from "./notifications.ts";
 import { Observers } from "./observers.ts";

@@ -6,7 +6,7 @@
 import { encode } from "fast-png";
 import { DriverError } from "../protocol/errors.ts";
 import type { Bounds } from "../protocol/element.ts";
-import type { Capture } from "../engines/engine.ts";
+import type { Capture } from "./engine.ts";
 
 /** Encodes `capture` as an 8-bit RGBA PNG. */
 export function encodePng(capture: Capture): Uint8Array {

@@ -6,7 +6,7 @@
  */
 import { checkX } from "../../ffi/linux_x11.ts";
 import { DriverError } from "../../protocol/errors.ts";
-import type { PixelInput } from "../engine.ts";
+import type { PixelInput } from "../../model/engine.ts";
 import { type X11Display, x11Handle, xtestFor } from "./display.ts";
 import { Keymap, ScratchKeys, type Stroke } from "./keymap.ts";
 import { keysymFor, parseKeys, textKeysyms } from "./keys.ts";

@@ -1,49 +1,14 @@
 /**
- * Key names to X keysyms: chord parsing (`ctrl+shift+z`, `alt+F4`, `Return`) and the
- * text-to-keysym rules used for typing.
+ * Key names to X keysyms: the names {@link parseKeys} gives (model/keys.ts) resolved through
+ * Xlib, and the text-to-keysym rules used for typing.
  *
  * @module
  */
 import { cString, type X11 } from "../../ffi/linux_x11.ts";
 import { DriverError } from "../../protocol/errors.ts";
+import { parseKeys, unknownKey } from "../../model/keys.ts";
 
-/** Friendly and modifier names (lower case) to X keysym names. */
-const ALIASES: Readonly<Record<string, string>> = {
-  ctrl: "Control_L",
-  control: "Control_L",
-  shift: "Shift_L",
-  alt: "Alt_L",
-  super: "Super_L",
-  meta: "Super_L",
-  cmd: "Super_L",
-  enter: "Return",
-  return: "Return",
-  esc: "Escape",
-  escape: "Escape",
-  backspace: "BackSpace",
-  del: "Delete",
-  delete: "Delete",
-  ins: "Insert",
-  insert: "Insert",
-  tab: "Tab",
-  space: "space",
-  up: "Up",
-  down: "Down",
-  left: "Left",
-  right: "Right",
-  home: "Home",
-  end: "End",
-  pageup: "Prior",
-  page_up: "Prior",
-  pagedown: "Next",
-  page_down: "Next",
-  menu: "Menu",
-  capslock: "Caps_Lock",
-  printscreen: "Print",
-  print: "Print",
-  plus: "plus",
-  minus: "minus",
-};
+export { parseKeys };
 
 /** Keysyms of the characters typing treats specially. */
 const CONTROL_KEYSYMS: ReadonlyMap<number, bigint> = new Map([
@@ -52,43 +17,6 @@ const CONTROL_KEYSYMS: ReadonlyMap<number, bigint> = new Map([
   [0x0a, 0xff0dn], // newline -> Return
   [0x1b, 0xff1bn], // Escape
 ]);
-
-/**
- * Splits `keys` into chords: whitespace separates chords (`"ctrl+a ctrl+c"`), `+` joins
- * keys pressed together. Names come back as X keysym names where an alias is known
- * (`ctrl` -> `Control_L`, `enter` -> `Return`, `f4` -> `F4`), otherwise as written. A key
- * named `+` is allowed (`"ctrl++"`). Pure: needs no library or display.
- */
-export function parseKeys(keys: string, path: string = "keys"): string[][] {
-  const chords = keys.trim().split(/\s+/).filter((c) => c !== "");
-  if (chords.length === 0) throw unknownKey(keys, path, "no key named");
-  return chords.map((chord) => splitChord(chord).map((name) => normalize(name, chord, path)));
-}
-
-function splitChord(chord: string): string[] {
-  const names: string[] = [];
-  let i = 0;
-  while (i < chord.length) {
-    // Search from i + 1 so a name may itself be "+" (as in "ctrl++").
-    const sep = chord.indexOf("+", i + 1);
-    const end = sep === -1 ? chord.length : sep;
-    names.push(chord.slice(i, end));
-    i = end + 1;
-    if (sep === chord.length - 1) names.push(""); // "ctrl+" names nothing after the +
-  }
-  return names;
-}
-
-function normalize(name: string, chord: string, path: string): string {
-  if (name === "") throw unknownKey(chord, path, `"${chord}" has an empty key name`);
-  if (name === "+") return "plus";
-  const lower = name.toLowerCase();
-  const alias = ALIASES[lower];
-  if (alias !== undefined) return alias;
-  const fn = /^f([1-9][0-9]?)$/.exec(lower);
-  if (fn) return `F${fn[1]}`;
-  return name;
-}
 
 /**
  * Resolves one key name from {@link parseKeys} to a keysym. A single character maps to
@@ -142,10 +70,4 @@ export function textKeysyms(text: string): bigint[] {
     out.push(sym);
   }
   return out;
-}
-
-function unknownKey(name: string, path: string, message: string): DriverError {
-  return new DriverError("invalid_params", `Unknown key "${name}"`, {
-    issues: [{ path: [path], message }],
-  });
 }

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { Capture } from "../engines/engine.ts";
+import type { Capture } from "./engine.ts";
 import type { Bounds, Element } from "../protocol/element.ts";
 
 const CROP = /^[0-9a-f]{16}$/;

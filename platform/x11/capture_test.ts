@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { DriverError } from "../../protocol/errors.ts";
-import type { Capture } from "../engine.ts";
+import type { Capture } from "../../model/engine.ts";
 import { captureScreen, captureWindow } from "./capture.ts";
 import { X11Display } from "./display.ts";
 import { windowBounds } from "./windows.ts";

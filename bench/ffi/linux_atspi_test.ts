@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { DriverError } from "../protocol/errors.ts";
+import { DriverError } from "../../protocol/errors.ts";
 import { AtspiAccessible, atspiErrorCode, COORD, loadAtspi } from "./linux_atspi.ts";
-import { desktopTests } from "../tests/support/desktop.ts";
+import { desktopTests } from "../../tests/support/desktop.ts";
 
 // libatspi needs the accessibility bus: the desktop tests run inside the headless session.
 const desktop = desktopTests();

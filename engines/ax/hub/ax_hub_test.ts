@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { DriverError } from "../../protocol/errors.ts";
+import { DriverError } from "../../../protocol/errors.ts";
 import { AxHub } from "./ax_hub.ts";
 
 Deno.test({

@@ -12,8 +12,8 @@
  *
  * @module
  */
-import { openLibrary } from "./open.ts";
-import { DriverError, type ErrorCode } from "../protocol/errors.ts";
+import { openLibrary } from "../../ffi/open.ts";
+import { DriverError, type ErrorCode } from "../../protocol/errors.ts";
 
 /**
  * libatspi symbols plus the GLib/GObject calls needed to free what they return. The GLib

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { EngineEvent } from "../../engines/engine.ts";
+import type { EngineEvent } from "../../../model/engine.ts";
 
 /**
  * Registered on each watched app's element (AXNotificationConstants.h): value, title,

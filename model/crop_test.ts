@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Capture } from "../engines/engine.ts";
+import type { Capture } from "./engine.ts";
 import type { Bounds, Element } from "../protocol/element.ts";
 import { addCrops, cropDistance, CropHasher, nearestByCrop } from "./crop.ts";
 

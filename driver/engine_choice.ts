@@ -1,0 +1,163 @@
+/**
+ * Which engine serves an op: the one place this is decided. Op handlers and the routing
+ * wrapper ask here; nothing else picks an engine. The rules, in order:
+ *
+ * 1. Capability: an engine only gets an op it declares (the router's engine table).
+ * 2. The map: a window the live map watches is served by the engine that read its map, for
+ *    every kind of op. Only that engine holds its elements' handles and knows its window id.
+ * 3. Learning: otherwise the router's pick over its statistics (failures, latency,
+ *    exploration; `router/decide.ts`, a pure function).
+ * 4. Where a read's elements come from: an app the picked engine does not see at all is
+ *    looked for by vision (no accessibility tree); after a read, the degraded-source rules
+ *    (`router/sources.ts`) call for the tree and its pixels merged (`<tree>+vision`) for an
+ *    empty or thin tree, and for the tree alone again once it has grown.
+ *
+ * @module
+ */
+import { blankShare, pixelNodes } from "../engines/merged/merge.ts";
+import type { Watched } from "../live/windows.ts";
+import type { Engine } from "../model/engine.ts";
+import { DriverError } from "../protocol/errors.ts";
+import { type OpName, OPS } from "../protocol/ops.ts";
+import type { DriverCore } from "./core.ts";
+import { resolveTarget, type Target } from "./target.ts";
+
+/** The engine of pixels and OCR, for windows with no usable tree. */
+const VISION = "vision";
+
+/** The decision for one call, before its handler runs. */
+export interface Pick {
+  /** Engine to serve the op; undefined for the driver's own ops and when none can. */
+  engine: string | undefined;
+  /** Which rule decided (the audit log's `reason`). */
+  reason: string;
+  /** App the op concerns, as the router keys its statistics. */
+  app: string;
+  /** Window the op names, if any. */
+  window: string | undefined;
+}
+
+/** Decides the engine for `op` with `params` (rules 1 to 3). */
+export function pickEngine(
+  core: DriverCore,
+  op: OpName,
+  params: Record<string, unknown>,
+): Pick {
+  const window = typeof params.window === "string" ? params.window : undefined;
+  const watched = window !== undefined ? core.live.windows.peek(window) : undefined;
+  const app = watched?.appName ??
+    (params.app !== undefined ? String(params.app) : window !== undefined ? "?" : "*");
+  const kind = OPS[op].kind;
+  if (kind === "meta" && op !== "list_apps") {
+    return { engine: undefined, reason: "meta", app, window };
+  }
+  if (!core.routable) return { engine: undefined, reason: "unavailable", app, window };
+  const mapEngine = watched?.map.engine;
+  if (
+    mapEngine !== undefined && core.available(mapEngine) &&
+    core.router.capable(op).includes(mapEngine)
+  ) {
+    return { engine: mapEngine, reason: "map", app, window };
+  }
+  const d = core.router.decide({ op, kind, app });
+  return { engine: d.engine, reason: d.reason, app, window };
+}
+
+/**
+ * The engine that read `w`'s map, to run an element action or a batch's pixel step on it:
+ * the only one that holds its elements' handles and knows where the window is (rule 2).
+ * An engine that does not act on elements is not asked to (rule 1): `action_not_supported`,
+ * naming it.
+ */
+export function mapEngineOf(core: DriverCore, w: Watched, step: "element" | "pixel"): Engine {
+  const engine = core.engine(w.map.engine);
+  if (step === "element" && !engine.ops.includes("act")) {
+    throw new DriverError(
+      "action_not_supported",
+      `Cannot act on window "${w.window}": the "${engine.name}" engine read its map and ` +
+        "does not act on elements",
+      { actions: [], engine: engine.name },
+    );
+  }
+  return engine;
+}
+
+/**
+ * Finds the window a read means with the picked engine; an app that engine does not know
+ * (no accessibility tree at all: xcalc, xterm, a canvas) is looked for by vision, whose
+ * reads then come from pixels (rule 4).
+ */
+export async function locateWindow(
+  core: DriverCore,
+  engine: Engine,
+  params: { app?: string | number | undefined; window?: string | undefined },
+  signal: AbortSignal,
+): Promise<{ target: Target; engine: string }> {
+  try {
+    return { target: await resolveTarget(engine, params, signal), engine: engine.name };
+  } catch (err) {
+    const vision = core.available(VISION);
+    const missing = err instanceof DriverError &&
+      (err.code === "app_not_running" || err.code === "window_not_found");
+    const named = params.app !== undefined || params.window !== undefined;
+    if (!missing || !vision || vision === engine || !named) throw err;
+    const target = await resolveTarget(vision, params, signal).catch(() => {
+      throw err; // Vision does not see it either: the first engine's answer stands.
+    });
+    core.router.markDegraded(target.appName, "no_accessibility_tree");
+    return { target, engine: vision.name };
+  }
+}
+
+/** The source fields of a read_ui answer. */
+export interface SourceFields {
+  /** Where the elements come from. */
+  source: "tree" | "vision" | "both";
+  /** Why, when not the tree alone. */
+  source_reason?: string;
+  /** The app's tree is not usable as it is. */
+  degraded?: boolean;
+  /** Why it is degraded. */
+  degraded_reason?: string;
+}
+
+/**
+ * Where a read window's elements come from, and the engine to read it with when that is
+ * not the one that just read it (rule 4): pixels alone for apps with no tree at all; the
+ * tree and pixels merged for an empty or thin tree of an app on the bus; the tree alone
+ * again once it has grown.
+ */
+export function sourceOf(core: DriverCore, w: Watched): { source: SourceFields; reread?: string } {
+  if (w.map.engine === VISION) {
+    const reason = core.router.degradedReason(w.appName) ?? "no_accessibility_tree";
+    return {
+      source: { source: "vision", source_reason: reason, degraded: true, degraded_reason: reason },
+    };
+  }
+  // An engine that calls its own tree unusable knows more than the element count does.
+  if (w.treeDegraded) core.router.markDegraded(w.appName, w.treeDegraded);
+  else core.router.clearDegraded(w.appName); // a usable tree again
+  const [treeEngine] = w.map.engine.split("+") as [string];
+  const fromTree = w.map.elements.length - pixelNodes(w.tree);
+  const src = core.router.sources(w.appName, fromTree, blankShare(w.tree));
+  if (src.source === "tree") {
+    const reread = treeEngine !== w.map.engine ? treeEngine : undefined;
+    return { source: { source: "tree" }, ...(reread ? { reread } : {}) };
+  }
+  const reason = src.source_reason!;
+  const merged = `${treeEngine}+${VISION}`;
+  if (!core.available(merged)) {
+    return {
+      source: {
+        source: "tree",
+        source_reason: `${reason}; merging in vision needs the ${merged} engine, unavailable here`,
+        degraded: true,
+        degraded_reason: reason,
+      },
+    };
+  }
+  return {
+    source: { source: src.source, source_reason: reason, degraded: true, degraded_reason: reason },
+    ...(w.map.engine !== merged ? { reread: merged } : {}),
+  };
+}
