@@ -1,38 +1,14 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import type { z } from "zod";
 import { ActionName, Bounds, Element } from "./element.ts";
+import { assertIssueAt, DISPLAY, issues } from "./_testing.ts";
 
 /** The element of README.md's "Protocol in brief" `find` answer, copied verbatim. */
 const README_ELEMENT = JSON.parse(
   `{"id":"43ysv4bvdn53","role":"AXButton","name":"7 7","bounds":{"x":16,"y":288,"w":55,"h":40},"enabled":true,"focused":false,"actions":["press","click","focus"],"parent":"mcqwz0wr26st"}`,
 );
 
-/** README.md's MCP outline line `~ wb0wkwpvtaqb AXTextArea "GtkSourceView" [78] @0,166,343,32 focused`. */
-const DISPLAY = {
-  id: "wb0wkwpvtaqb",
-  role: "AXTextArea",
-  name: "GtkSourceView",
-  value: "78",
-  bounds: { x: 0, y: 166, w: 343, h: 32 },
-  enabled: true,
-  focused: true,
-  actions: ["focus", "set_value", "type_text"],
-};
-
 const HEX = "0123456789abcdef";
-
-function issues(result: { success: boolean; error?: z.ZodError }): string {
-  return JSON.stringify(result.error?.issues ?? []);
-}
-
-/** Asserts `schema` rejects `value` with an issue whose path is exactly `path`. */
-function assertIssueAt(schema: z.ZodType, value: unknown, path: (string | number)[]): void {
-  const result = schema.safeParse(value);
-  assert.equal(result.success, false, `accepted ${JSON.stringify(value)}`);
-  const paths = result.error!.issues.map((i) => JSON.stringify(i.path));
-  assert.ok(paths.includes(JSON.stringify(path)), `no issue at ${path}: ${issues(result)}`);
-}
 
 Deno.test("Element: README's documented find element parses unchanged", () => {
   const result = Element.safeParse(README_ELEMENT);

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { isOpName, OP_NAMES, type OpKind, type OpName, OPS, type ParamsOf } from "./ops.ts";
 import type { ResultOf } from "./ops.ts";
 import type { Element } from "./element.ts";
+import { DISPLAY as README_DISPLAY } from "./_testing.ts";
 
 // The real pair README.md ("Protocol in brief") shows, copied verbatim.
 const README_FIND_REQUEST =
@@ -112,17 +113,7 @@ const DOCUMENTED_PARAMS: { [N in OpName]: readonly ParamsOf<N>[] } = {
 };
 
 /** One element of README.md's MCP outline of gnome-calculator. */
-const display: Element = {
-  id: DISPLAY,
-  role: "AXTextArea",
-  name: "GtkSourceView",
-  value: "78",
-  bounds: { x: 0, y: 166, w: 343, h: 32 },
-  enabled: true,
-  focused: true,
-  actions: ["focus", "set_value", "type_text"],
-  parent: "3etw3msqp5a0",
-};
+const display: Element = { ...README_DISPLAY, id: DISPLAY, parent: "3etw3msqp5a0" };
 
 const PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { z } from "zod";
 import { OPS } from "./ops.ts";
+import { assertIssueAt, issues } from "./_testing.ts";
 
 const WINDOW = "w885ab437";
 const ID = "43ysv4bvdn53";
@@ -11,18 +12,6 @@ const BATCH = { window: WINDOW, version: 1, steps: [{ id: ID, action: "press" }]
 const VERIFY = { window: WINDOW, id: ID, expect: { exists: true } };
 const FIND = { window: WINDOW, query: { role: "AXButton" } };
 const ZOOM = { region: { x: 0, y: 0, w: 10, h: 10 } };
-
-function issues(result: { success: boolean; error?: z.ZodError }): string {
-  return JSON.stringify(result.error?.issues ?? []);
-}
-
-/** Asserts `schema` rejects `value` with an issue whose path is exactly `path`. */
-function assertIssueAt(schema: z.ZodType, value: unknown, path: (string | number)[]): void {
-  const result = schema.safeParse(value);
-  assert.equal(result.success, false, `accepted ${JSON.stringify(value)}`);
-  const paths = result.error!.issues.map((i) => JSON.stringify(i.path));
-  assert.ok(paths.includes(JSON.stringify(path)), `no issue at ${path}: ${issues(result)}`);
-}
 
 /** The issue at `path`, asserting `schema` rejects `value`. */
 function issueAt(schema: z.ZodType, value: unknown, path: (string | number)[]) {

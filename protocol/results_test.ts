@@ -3,21 +3,10 @@ import type { z } from "zod";
 import type { Element } from "./element.ts";
 import { OPS } from "./ops.ts";
 import { LiveState, StepResult } from "./results.ts";
+import { assertIssueAt, DISPLAY, issues } from "./_testing.ts";
 
 const WINDOW = "w885ab437";
 const PNG = "iVBORw0KGgo=";
-
-/** README.md's MCP outline line `~ wb0wkwpvtaqb AXTextArea "GtkSourceView" [78] @0,166,343,32 focused`. */
-const DISPLAY: Element = {
-  id: "wb0wkwpvtaqb",
-  role: "AXTextArea",
-  name: "GtkSourceView",
-  value: "78",
-  bounds: { x: 0, y: 166, w: 343, h: 32 },
-  enabled: true,
-  focused: true,
-  actions: ["focus", "set_value", "type_text"],
-};
 
 /** A full `read_ui` answer: protocol.md's fields plus README's `pid`. */
 const READ = {
@@ -47,18 +36,6 @@ const ACT = {
   engine: "atspi",
   ms: 340,
 };
-
-function issues(result: { success: boolean; error?: z.ZodError }): string {
-  return JSON.stringify(result.error?.issues ?? []);
-}
-
-/** Asserts `schema` rejects `value` with an issue whose path is exactly `path`. */
-function assertIssueAt(schema: z.ZodType, value: unknown, path: (string | number)[]): void {
-  const result = schema.safeParse(value);
-  assert.equal(result.success, false, `accepted ${JSON.stringify(value)}`);
-  const paths = result.error!.issues.map((i) => JSON.stringify(i.path));
-  assert.ok(paths.includes(JSON.stringify(path)), `no issue at ${path}: ${issues(result)}`);
-}
 
 function assertAccepts(schema: z.ZodType, value: unknown): void {
   const result = schema.safeParse(value);
