@@ -6,7 +6,8 @@
  * 2. The map: a window the live map watches is served by the engine that read its map, for
  *    every kind of op. Only that engine holds its elements' handles and knows its window id.
  * 3. Learning: otherwise the router's pick over its statistics (failures, latency,
- *    exploration; `router/decide.ts`, a pure function).
+ *    exploration; `router/decide.ts`, a pure function); for ops answered from elements
+ *    (`read_ui`, `find`, `verify`) only among engines that read trees.
  * 4. Where a read's elements come from: an app the picked engine does not see at all is
  *    looked for by vision (no accessibility tree); after a read, the degraded-source rules
  *    (`router/sources.ts`) call for the tree and its pixels merged (`<tree>+vision`) for an
@@ -24,6 +25,18 @@ import { resolveTarget, type Target } from "./target.ts";
 
 /** The engine of pixels and OCR, for windows with no usable tree. */
 const VISION = "vision";
+
+/**
+ * Ops answered from a window's elements. Whether those come from its tree, its pixels or
+ * both is rule 4's call, never the router's: an OCR engine that measured faster must not
+ * take a tree app's reads over.
+ */
+const ELEMENT_READS: ReadonlySet<OpName> = new Set(["read_ui", "find", "verify"]);
+
+/** Engines whose elements come from pixels: vision, and a tree merged with vision. */
+function fromPixels(engine: string): boolean {
+  return engine === VISION || engine.endsWith(`+${VISION}`);
+}
 
 /** The decision for one call, before its handler runs. */
 export interface Pick {
@@ -59,7 +72,9 @@ export function pickEngine(
   ) {
     return { engine: mapEngine, reason: "map", app, window };
   }
-  const d = core.router.decide({ op, kind, app });
+  const trees = core.router.capable(op).filter((e) => !fromPixels(e));
+  const among = ELEMENT_READS.has(op) && trees.length > 0 ? trees : undefined;
+  const d = core.router.decide({ op, kind, app, ...(among ? { among } : {}) });
   return { engine: d.engine, reason: d.reason, app, window };
 }
 

@@ -33,10 +33,21 @@ export interface Decision {
  */
 export const EXPLORE_EVERY = 20;
 
+/**
+ * The read-only ops that try another engine now and then (design: verify, screenshot,
+ * zoom). `read_ui` and `find` do not: where a window's elements come from (its tree, its
+ * pixels, both) is the degraded-source rules' call, never an experiment's.
+ */
+export const EXPLORE_OPS: ReadonlySet<string> = new Set(["verify", "screenshot", "zoom"]);
+
 /** Everything {@link choose} needs besides the engines. */
 export interface Choice {
-  /** The op's kind: only reads explore. */
+  /** The op's kind: input and actions never explore. */
   kind: OpKind;
+  /** The op is one of {@link EXPLORE_OPS}. */
+  explores: boolean;
+  /** Now, ms since the epoch: a failing engine is tried again after a cool-down. */
+  now: number;
   /** 1-based count of read decisions for this op × app, this one included. */
   readCount: number;
   /** What was learned about an engine for this op × app. */
@@ -49,10 +60,10 @@ export function choose(capable: readonly string[], c: Choice): Decision {
   if (preferred === undefined) throw new RangeError("choose() needs a capable engine");
   if (capable.length === 1) return { engine: preferred, reason: "capability" };
 
-  const healthy = capable.filter((e) => !isFailing(c.stats(e)));
+  const healthy = capable.filter((e) => !isFailing(c.stats(e), c.now));
   let decision: Decision = { engine: preferred, reason: "default" };
   const fallback = healthy[0];
-  if (isFailing(c.stats(preferred)) && fallback !== undefined) {
+  if (isFailing(c.stats(preferred), c.now) && fallback !== undefined) {
     decision = { engine: fallback, reason: "failures" };
   }
 
@@ -62,7 +73,7 @@ export function choose(capable: readonly string[], c: Choice): Decision {
   if (fastest !== undefined) decision = { engine: fastest, reason: "latency" };
 
   // Input and actions change the desktop, so only reads may be spent on an experiment.
-  if (c.kind === "read" && c.readCount % EXPLORE_EVERY === 0) {
+  if (c.kind === "read" && c.explores && c.readCount % EXPLORE_EVERY === 0) {
     const novice = healthy
       .filter((e) => e !== decision.engine && !hasSamples(c.stats(e)))
       .sort((a, b) => (c.stats(a)?.timed ?? 0) - (c.stats(b)?.timed ?? 0))[0];

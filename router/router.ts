@@ -7,7 +7,7 @@
  */
 import { DriverError } from "../protocol/errors.ts";
 import type { OpKind } from "../protocol/ops.ts";
-import { choose, type Decision, type EngineDescriptor } from "./decide.ts";
+import { choose, type Decision, type EngineDescriptor, EXPLORE_OPS } from "./decide.ts";
 import { type EntryRow, RouterFile } from "./schema.ts";
 import { chooseSource, type Source, type SourceDecision } from "./sources.ts";
 import { addOutcome, emptyStats, type EngineStats, type Outcome } from "./stats.ts";
@@ -23,6 +23,8 @@ export interface DecideRequest {
   kind: OpKind;
   /** App the op targets ("" for screen-wide ops). */
   app: string;
+  /** Only these engines may be picked (the driver's rules narrowed them); all by default. */
+  among?: readonly string[];
 }
 
 /** Router options. */
@@ -80,7 +82,8 @@ export class Router {
 
   /** Picks the engine for one call; `driver_unavailable` when no engine declares the op. */
   decide(req: DecideRequest): Decision {
-    const capable = this.capable(req.op);
+    const among = req.among;
+    const capable = this.capable(req.op).filter((e) => among === undefined || among.includes(e));
     if (capable.length === 0) {
       const known = this.#engines.map((e) => e.name).join(", ") || "none";
       throw new DriverError(
@@ -91,7 +94,8 @@ export class Router {
     }
     let readCount = 0;
     let entry: Entry | undefined;
-    if (capable.length > 1 && req.kind === "read") {
+    const explores = EXPLORE_OPS.has(req.op);
+    if (capable.length > 1 && explores) {
       // Reads need a row for the exploration counter; other kinds only look. The counter
       // reaches the file with the next record(), so decide() schedules no write.
       entry = this.#entry(req.op, req.app);
@@ -103,6 +107,8 @@ export class Router {
       kind: req.kind,
       readCount,
       stats: (engine: string) => entry?.engines.get(engine),
+      explores,
+      now: this.#now(),
     };
     return choose(capable, choice);
   }
@@ -112,8 +118,9 @@ export class Router {
     const entry = this.#entry(req.op, req.app);
     let stats = entry.engines.get(engine);
     if (stats === undefined) entry.engines.set(engine, stats = emptyStats());
-    addOutcome(stats, outcome);
-    entry.at = this.#now();
+    const now = this.#now();
+    addOutcome(stats, { ...outcome, at: now });
+    entry.at = now;
     this.#onChange?.();
   }
 
@@ -209,12 +216,12 @@ export class Router {
       entry.at = row.at;
       entry.reads = row.reads;
       for (const e of row.engines) {
-        const recent = e.recent.map((
-          o,
-        ) => (o.code === undefined
-          ? { ok: o.ok, ms: o.ms }
-          : { ok: o.ok, ms: o.ms, code: o.code })
-        );
+        const recent = e.recent.map((o) => {
+          const kept: Outcome = { ok: o.ok, ms: o.ms };
+          if (o.code !== undefined) kept.code = o.code;
+          if (o.at !== undefined) kept.at = o.at;
+          return kept;
+        });
         entry.engines.set(e.engine, {
           calls: e.calls,
           failures: e.failures,

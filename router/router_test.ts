@@ -3,12 +3,12 @@ import { DriverError } from "../protocol/errors.ts";
 import type { OpKind } from "../protocol/ops.ts";
 import type { EngineDescriptor, Reason } from "./decide.ts";
 import { Router } from "./router.ts";
-import type { Outcome } from "./stats.ts";
+import { type Outcome, RETRY_AFTER_MS } from "./stats.ts";
 
 // "a" is preferred (listed first); only "a" can zoom and run batches.
 const ENGINES: EngineDescriptor[] = [
-  { name: "a", ops: ["read_ui", "find", "zoom", "act", "run_batch", "pixel_click"] },
-  { name: "b", ops: ["read_ui", "find", "act", "pixel_click"] },
+  { name: "a", ops: ["read_ui", "find", "verify", "zoom", "act", "run_batch", "pixel_click"] },
+  { name: "b", ops: ["read_ui", "find", "verify", "act", "pixel_click"] },
 ];
 const APP = "Notes";
 
@@ -120,20 +120,51 @@ Deno.test("decide() compares latency only with 5 timed calls on each engine", ()
   assert.equal(decide(r, "pixel_click", "input").reason, "latency");
 });
 
-Deno.test("decide() explores exactly one read in 20 until the other has 5 samples", () => {
+Deno.test("decide() explores exactly one verify in 20 until the other has 5 samples", () => {
   const r = router();
-  const seen = reasons(r, "read_ui", "read", 100);
+  const seen = reasons(r, "verify", "read", 100);
   const explored = seen.flatMap((reason, i) => (reason === "explore" ? [i + 1] : []));
   assert.deepEqual(explored, [20, 40, 60, 80, 100]);
-  assert.deepEqual(decide(r, "read_ui", "read"), { engine: "a", reason: "default" });
-  feed(r, "read_ui", "b", times(5, { ms: 30 }));
-  assert.ok(!reasons(r, "read_ui", "read", 100).includes("explore"));
+  assert.deepEqual(decide(r, "verify", "read"), { engine: "a", reason: "default" });
+  feed(r, "verify", "b", times(5, { ms: 30 }));
+  assert.ok(!reasons(r, "verify", "read", 100).includes("explore"));
 });
 
 Deno.test("decide() sends the exploring read to the other engine", () => {
   const r = router();
-  reasons(r, "find", "read", 19);
-  assert.deepEqual(decide(r, "find", "read"), { engine: "b", reason: "explore" });
+  reasons(r, "verify", "read", 19);
+  assert.deepEqual(decide(r, "verify", "read"), { engine: "b", reason: "explore" });
+});
+
+Deno.test("decide() never explores read_ui or find: their source is not an experiment", () => {
+  const r = router();
+  assert.ok(!reasons(r, "read_ui", "read", 100).includes("explore"));
+  assert.ok(!reasons(r, "find", "read", 100).includes("explore"));
+});
+
+Deno.test("decide() picks only among the engines the driver allows", () => {
+  const r = router();
+  feed(r, "read_ui", "a", times(5, { ms: 100 }));
+  feed(r, "read_ui", "b", times(5, { ms: 10 }));
+  assert.deepEqual(decide(r, "read_ui", "read"), { engine: "b", reason: "latency" });
+  assert.deepEqual(
+    r.decide({ op: "read_ui", kind: "read", app: APP, among: ["a"] }),
+    { engine: "a", reason: "capability" },
+  );
+});
+
+Deno.test("decide() tries a failing engine again once its newest fault is 30 s old", () => {
+  let now = 1_000;
+  const r = new Router(ENGINES, { now: () => now });
+  feed(r, "pixel_click", "a", times(3, { ok: false, code: "timeout" }));
+  assert.deepEqual(decide(r, "pixel_click", "input"), { engine: "b", reason: "failures" });
+  now += RETRY_AFTER_MS - 1;
+  assert.equal(decide(r, "pixel_click", "input").reason, "failures");
+  now += 1;
+  assert.deepEqual(decide(r, "pixel_click", "input"), { engine: "a", reason: "default" });
+  // It failed again: handed over for another cool-down.
+  feed(r, "pixel_click", "a", [{ ok: false, code: "timeout" }]);
+  assert.deepEqual(decide(r, "pixel_click", "input"), { engine: "b", reason: "failures" });
 });
 
 Deno.test("decide() never explores input or action ops", () => {
@@ -187,13 +218,13 @@ Deno.test("fromJSON() restores a router that decides the same", () => {
   feed(r, "pixel_click", "a", times(3, { ok: false }));
   feed(r, "act", "a", times(5, { ms: 100 }));
   feed(r, "act", "b", times(5, { ms: 40 }));
-  reasons(r, "read_ui", "read", 7);
-  const copy = Router.fromJSON(JSON.parse(JSON.stringify(r)), ENGINES);
+  reasons(r, "verify", "read", 7);
+  const copy = Router.fromJSON(JSON.parse(JSON.stringify(r)), ENGINES, { now: () => 1_000 });
   assert.deepEqual(copy.toJSON(), r.toJSON());
   for (const [op, kind] of [["pixel_click", "input"], ["act", "action"]] as const) {
     assert.deepEqual(decide(copy, op, kind), decide(r, op, kind));
   }
-  assert.deepEqual(reasons(copy, "read_ui", "read", 40), reasons(r, "read_ui", "read", 40));
+  assert.deepEqual(reasons(copy, "verify", "read", 40), reasons(r, "verify", "read", 40));
 });
 
 Deno.test("fromJSON() rejects a file of another version", () => {

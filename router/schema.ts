@@ -14,6 +14,8 @@ const OutcomeRow = z.object({
   ok: z.boolean(),
   ms: z.number().min(0),
   code: z.string().optional(),
+  /** When the call finished, ms since the epoch (older tables have none). */
+  at: z.number().optional(),
 });
 
 /** One engine's record for one op × app. */

@@ -15,6 +15,11 @@ export const MIN_RECENT = 3;
 export const MIN_SAMPLES = 5;
 /** The other engine takes over when its latency is at most this share of the current one. */
 export const LATENCY_RATIO = 0.5;
+/**
+ * A failing engine is tried again once its newest fault is this old: an outage passes (a
+ * registry stalled for two seconds), and an engine never tried again would never recover.
+ */
+export const RETRY_AFTER_MS = 30_000;
 
 /**
  * Failure codes that say the caller asked for something impossible, not that the engine
@@ -41,6 +46,8 @@ export interface Outcome {
   ms: number;
   /** Error code when it failed. */
   code?: string;
+  /** When it finished, ms since the epoch; absent in tables from before it was kept. */
+  at?: number;
 }
 
 /** One engine's record for one op × app. */
@@ -82,17 +89,22 @@ export function addOutcome(stats: EngineStats, outcome: Outcome): void {
   // JSON has no NaN or Infinity: an unmeasured time is kept as 0 so the file stays valid.
   const kept: Outcome = { ok: outcome.ok, ms: measured ? outcome.ms : 0 };
   if (outcome.code !== undefined) kept.code = outcome.code;
+  if (outcome.at !== undefined) kept.at = outcome.at;
   stats.recent.push(kept);
   if (stats.recent.length > RECENT_LIMIT) {
     stats.recent.splice(0, stats.recent.length - RECENT_LIMIT);
   }
 }
 
-/** Failed at least half of {@link MIN_RECENT} or more recent calls. */
-export function isFailing(stats: EngineStats | undefined): boolean {
+/**
+ * Failed at least half of {@link MIN_RECENT} or more recent calls, the newest fault less
+ * than {@link RETRY_AFTER_MS} before `now` (a fault with no time is taken as long past).
+ */
+export function isFailing(stats: EngineStats | undefined, now: number): boolean {
   if (stats === undefined || stats.recent.length < MIN_RECENT) return false;
-  const faults = stats.recent.filter(isEngineFault).length;
-  return faults * 2 >= stats.recent.length;
+  const faults = stats.recent.filter(isEngineFault);
+  if (faults.length * 2 < stats.recent.length) return false;
+  return now - (faults.at(-1)!.at ?? -Infinity) < RETRY_AFTER_MS;
 }
 
 /** Has enough timed calls for its latency to be compared. */

@@ -3,8 +3,8 @@ import type { EngineDescriptor } from "./decide.ts";
 import { RouterStore, type Schedule } from "./store.ts";
 
 const ENGINES: EngineDescriptor[] = [
-  { name: "a", ops: ["read_ui", "pixel_click"] },
-  { name: "b", ops: ["read_ui", "pixel_click"] },
+  { name: "a", ops: ["verify", "pixel_click"] },
+  { name: "b", ops: ["verify", "pixel_click"] },
 ];
 const CLICK = { op: "pixel_click", app: "Notes" } as const;
 const DECIDE_CLICK = { ...CLICK, kind: "input" } as const;
@@ -46,11 +46,12 @@ Deno.test("RouterStore keeps the table across a restart", async () => {
   const path = `${dir}/driver/router.json`;
   const first = await RouterStore.open(path, ENGINES, { now: () => 5_000 });
   for (let i = 0; i < 3; i++) first.router.record(CLICK, "a", { ok: false, ms: 9 });
-  for (let i = 0; i < 4; i++) first.router.decide({ op: "read_ui", kind: "read", app: "Notes" });
+  for (let i = 0; i < 4; i++) first.router.decide({ op: "verify", kind: "read", app: "Notes" });
   const before = first.router.decide(DECIDE_CLICK);
   await first.close();
 
-  const second = await RouterStore.open(path, ENGINES);
+  // Restarted at once: the faults are as recent as they were.
+  const second = await RouterStore.open(path, ENGINES, { now: () => 5_000 });
   assert.deepEqual(second.router.decide(DECIDE_CLICK), before);
   assert.deepEqual(before, { engine: "b", reason: "failures" });
   assert.deepEqual(
@@ -58,7 +59,7 @@ Deno.test("RouterStore keeps the table across a restart", async () => {
     first.router.stats(CLICK.op, CLICK.app, "a"),
   );
   assert.equal(second.router.summary().saved_at, new Date(5_000).toISOString());
-  assert.equal(second.router.toJSON().entries.find((e) => e.op === "read_ui")?.reads, 4);
+  assert.equal(second.router.toJSON().entries.find((e) => e.op === "verify")?.reads, 4);
   await second.close();
   await Deno.remove(dir, { recursive: true });
 });

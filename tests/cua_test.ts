@@ -252,7 +252,8 @@ function row(
     failures,
     timed,
     ewma_ms: ewma ?? null,
-    recent: outcomes,
+    // Just now: a fault older than the router's cool-down would be tried again.
+    recent: outcomes.map((o) => ({ ...o, at: Date.now() })),
   };
 }
 

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { byLabel, session } from "./support/client.ts";
 import { calculator, requireDesktop } from "./support/apps.ts";
 import { DriverClient } from "../rpc/client.ts";
+import { startDriver } from "./support/driver_process.ts";
 
 requireDesktop();
 
@@ -87,4 +88,55 @@ Deno.test("every routed op is audited, and router.json is written atomically", a
   assert.equal(table.version, 1);
   const leftovers = [...Deno.readDirSync(driverDir)].filter((e) => e.name.endsWith(".tmp"));
   assert.deepEqual(leftovers, []);
+});
+
+/** A router.json in which vision looks far faster than atspi at `ops` on gnome-calculator. */
+async function visionLooksFaster(dataDir: string, ops: string[]): Promise<void> {
+  const dir = `${dataDir}/computer-use/driver`;
+  await Deno.mkdir(dir, { recursive: true });
+  const now = Date.now();
+  const samples = (ms: number) => Array.from({ length: 5 }, () => ({ ok: true, ms, at: now }));
+  const engine = (name: string, ms: number) => ({
+    engine: name,
+    calls: 5,
+    failures: 0,
+    timed: 5,
+    ewma_ms: ms,
+    recent: samples(ms),
+  });
+  const entries = ops.map((op) => ({
+    op,
+    app: "gnome-calculator",
+    at: now,
+    reads: 19, // the next read would be the 20th: an exploring one, where reads explore
+    engines: [engine("atspi", 400), engine("vision", 2)],
+  }));
+  await Deno.writeTextFile(`${dir}/router.json`, JSON.stringify({ version: 1, entries }));
+}
+
+Deno.test("read_ui and find of a tree app stay on its tree when vision measured faster", async () => {
+  const app = await calculator();
+  const dataDir = await Deno.makeTempDir({ prefix: "allternit-test-" });
+  await visionLooksFaster(dataDir, ["read_ui", "find"]);
+  const proc = await startDriver(["serve"], { dataDir });
+  const client = await DriverClient.connect({ socket: proc.ready.socket! });
+  try {
+    const read = await client.call("read_ui", { app: "gnome-calculator" });
+    assert.equal(read.engine, "atspi", "the calculator's elements come from its tree");
+    assert.equal(read.source, "tree");
+    const found = await client.call("find", { window: read.window, query: { role: "AXButton" } });
+    assert.equal(found.engine, "atspi");
+    assert.ok(found.elements.length > 10, "the tree's buttons, not OCR boxes");
+  } finally {
+    await client.close();
+    await proc.stop();
+    await app.stop();
+  }
+  const audit = (await Deno.readTextFile(`${dataDir}/computer-use/driver/audit.jsonl`))
+    .trim().split("\n").map((l) => JSON.parse(l));
+  assert.deepEqual(
+    audit.filter((l) => l.op === "read_ui" || l.op === "find").map((l) => l.engine),
+    ["atspi", "atspi"],
+  );
+  await Deno.remove(dataDir, { recursive: true });
 });
