@@ -40,7 +40,7 @@ async function prewarm(core: DriverCore): Promise<void> {
   try {
     const signal = AbortSignal.timeout(core.config.request_timeout_ms);
     const target = await resolveTarget(core.engine(), {}, signal);
-    const w = await core.live.refresh(target, undefined, signal);
+    const w = await core.live.refresh(target, signal);
     w.used = 0;
   } catch (err) {
     log("debug", "nothing to prewarm", { error: String(err) });

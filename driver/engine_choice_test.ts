@@ -87,7 +87,7 @@ function alphaBeta() {
 Deno.test("pickEngine() serves a watched window with the engine that read its map", async () => {
   const { alpha, beta } = alphaBeta();
   await withCore([alpha, beta], async (core) => {
-    await core.live.refresh(NOTES, undefined, signal(), false, "beta");
+    await core.live.refresh(NOTES, signal(), false, "beta");
     assert.deepEqual(pickEngine(core, "read_ui", { window: "w-notes" }), {
       engine: "beta",
       reason: "map",
@@ -103,7 +103,7 @@ Deno.test("pickEngine() serves a watched window with the engine that read its ma
 Deno.test("pickEngine() sends actions on a watched window to the engine that read its map", async () => {
   const { alpha, beta } = alphaBeta();
   await withCore([alpha, beta], async (core) => {
-    await core.live.refresh(NOTES, undefined, signal(), false, "beta");
+    await core.live.refresh(NOTES, signal(), false, "beta");
     for (const op of ["act", "run_batch"] as const) {
       const pick = pickEngine(core, op, { window: "w-notes", version: 1 });
       assert.deepEqual({ engine: pick.engine, reason: pick.reason }, {
@@ -117,7 +117,7 @@ Deno.test("pickEngine() sends actions on a watched window to the engine that rea
 Deno.test("pickEngine() leaves a watched window to the router when its map engine lacks the op", async () => {
   const { alpha, beta } = alphaBeta();
   await withCore([alpha, beta], async (core) => {
-    await core.live.refresh(NOTES, undefined, signal(), false, "beta");
+    await core.live.refresh(NOTES, signal(), false, "beta");
     // Only alpha declares screenshot: capability decides.
     assert.deepEqual(pickEngine(core, "screenshot", { window: "w-notes" }), {
       engine: "alpha",
@@ -132,7 +132,7 @@ Deno.test("pickEngine() takes the router's default among several capable engines
   const { alpha, beta } = alphaBeta();
   const gamma = new ScriptedEngine("gamma", { ops: ["screenshot"], apps: [notesApp()] });
   await withCore([alpha, beta, gamma], async (core) => {
-    await core.live.refresh(NOTES, undefined, signal(), false, "beta");
+    await core.live.refresh(NOTES, signal(), false, "beta");
     const pick = pickEngine(core, "screenshot", { window: "w-notes" });
     assert.equal(pick.engine, "alpha");
     assert.equal(pick.reason, "default");
@@ -142,7 +142,7 @@ Deno.test("pickEngine() takes the router's default among several capable engines
 Deno.test("pickEngine() gives an unknown window or app to the router's pick", async () => {
   const { alpha, beta } = alphaBeta();
   await withCore([alpha, beta], async (core) => {
-    await core.live.refresh(NOTES, undefined, signal(), false, "beta");
+    await core.live.refresh(NOTES, signal(), false, "beta");
     assert.deepEqual(pickEngine(core, "read_ui", { window: "w-nowhere" }), {
       engine: "alpha",
       reason: "default",
@@ -188,7 +188,7 @@ Deno.test("pickEngine() follows what the router learned for a window it does not
 Deno.test("pickEngine() sends a watched window to the router once its map engine is unavailable", async () => {
   const { alpha, beta } = alphaBeta();
   await withCore([alpha, beta], async (core) => {
-    await core.live.refresh(NOTES, undefined, signal(), false, "beta");
+    await core.live.refresh(NOTES, signal(), false, "beta");
     beta.availabilityNow = { available: false, reason: "restarting" };
     await core.recheck();
     const pick = pickEngine(core, "read_ui", { window: "w-notes" });
@@ -233,9 +233,9 @@ Deno.test("pickEngine() answers reason unavailable when no engine can serve", as
 Deno.test("mapEngineOf() is the engine that read the window's map, whatever the router prefers", async () => {
   const { alpha, beta } = alphaBeta();
   await withCore([alpha, beta], async (core) => {
-    const w = await core.live.refresh(NOTES, undefined, signal(), false, "beta");
+    const w = await core.live.refresh(NOTES, signal(), false, "beta");
     assert.equal(mapEngineOf(core, w, "element"), beta);
-    const again = await core.live.refresh(NOTES, undefined, signal(), true, "alpha");
+    const again = await core.live.refresh(NOTES, signal(), true, "alpha");
     assert.equal(
       mapEngineOf(core, again, "element"),
       alpha,
@@ -339,7 +339,7 @@ Deno.test("sourceOf() says vision, degraded, for a window vision read", async ()
   const vision = new ScriptedEngine("vision", { ops: ALL_ENGINE_OPS, apps: [calcApp()] });
   await withCore([alpha, vision], async (core) => {
     const { target } = await locateWindow(core, alpha, { app: "xcalc" }, signal());
-    const w = await core.live.refresh(target, undefined, signal(), false, "vision");
+    const w = await core.live.refresh(target, signal(), false, "vision");
     assert.deepEqual(sourceOf(core, w), {
       source: {
         source: "vision",
@@ -354,7 +354,7 @@ Deno.test("sourceOf() says vision, degraded, for a window vision read", async ()
 Deno.test("sourceOf() answers the tree alone for a rich tree, with no re-read", async () => {
   const { alpha, beta } = alphaBeta();
   await withCore([alpha, beta], async (core) => {
-    const w = await core.live.refresh(NOTES, undefined, signal());
+    const w = await core.live.refresh(NOTES, signal());
     assert.deepEqual(sourceOf(core, w), { source: { source: "tree" } });
   });
 });
@@ -363,7 +363,7 @@ Deno.test("sourceOf() keeps an empty tree's read and says why when no merged eng
   const alpha = new ScriptedEngine("alpha", { ops: ALL_ENGINE_OPS, apps: [calcApp()] });
   await withCore([alpha], async (core) => {
     const target = { window: "w-xcalc", app: "vision:xcalc", appName: "xcalc", pid: Deno.pid };
-    const w = await core.live.refresh(target, undefined, signal());
+    const w = await core.live.refresh(target, signal());
     assert.deepEqual(sourceOf(core, w), {
       source: {
         source: "tree",
@@ -390,7 +390,7 @@ Deno.test("sourceOf() asks for a re-read by the merged engine for a thin tree ov
   const merged = new ScriptedEngine("alpha+vision", { ops: ["read_ui"], apps: apps() });
   await withCore([alpha, merged], async (core) => {
     const target = { window: "w-paint", app: "app.paint", appName: "Paint", pid: Deno.pid };
-    const w = await core.live.refresh(target, undefined, signal(), false, "alpha");
+    const w = await core.live.refresh(target, signal(), false, "alpha");
     assert.deepEqual(sourceOf(core, w), {
       source: {
         source: "both",
@@ -401,7 +401,7 @@ Deno.test("sourceOf() asks for a re-read by the merged engine for a thin tree ov
       reread: "alpha+vision",
     });
     // Read by the merged engine, the same tree calls for no other re-read.
-    const again = await core.live.refresh(target, undefined, signal(), true, "alpha+vision");
+    const again = await core.live.refresh(target, signal(), true, "alpha+vision");
     assert.equal(sourceOf(core, again).reread, undefined);
   });
 });
@@ -410,7 +410,7 @@ Deno.test("sourceOf() sends a merged window back to the tree engine once its tre
   const alpha = new ScriptedEngine("alpha", { ops: ALL_ENGINE_OPS, apps: [notesApp()] });
   const merged = new ScriptedEngine("alpha+vision", { ops: ["read_ui"], apps: [notesApp()] });
   await withCore([alpha, merged], async (core) => {
-    const w = await core.live.refresh(NOTES, undefined, signal(), false, "alpha+vision");
+    const w = await core.live.refresh(NOTES, signal(), false, "alpha+vision");
     assert.deepEqual(sourceOf(core, w), { source: { source: "tree" }, reread: "alpha" });
   });
 });

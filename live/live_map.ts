@@ -151,7 +151,7 @@ export class LiveMap {
       this.#lastPatch.set(w.window, performance.now());
       if (this.isFresh(w) || this.windows.peek(w.window) !== w) return;
       const signal = AbortSignal.timeout(this.#cfg.request_timeout_ms);
-      this.refresh(w, undefined, signal).catch((err) =>
+      this.refresh(w, signal).catch((err) =>
         log("debug", "background patch failed", { window: w.window, error: String(err) })
       );
     }, wait);
@@ -188,7 +188,7 @@ export class LiveMap {
       this.windows.get(w.window); // touch: used now
       return { watched: w, cached: true };
     }
-    return { watched: await this.refresh(w, undefined, signal), cached: false };
+    return { watched: await this.refresh(w, signal), cached: false };
   }
 
   /**
@@ -197,7 +197,6 @@ export class LiveMap {
    */
   async refresh(
     target: Target,
-    maxElements: number | undefined,
     signal: AbortSignal,
     full = false,
     engineName?: string,
@@ -210,8 +209,8 @@ export class LiveMap {
       try {
         // Without notifications (degraded) nothing is ever queued: only a read tells.
         const degraded = this.#subscribeError !== undefined || w?.degraded !== undefined;
-        if (!w || full || w.needsFull || degraded || maxElements !== undefined) {
-          return await this.#walk(target, w, maxElements, signal, engineName);
+        if (!w || full || w.needsFull || degraded) {
+          return await this.#walk(target, w, signal, engineName);
         }
         if (w.pending.size === 0) return w;
         return await this.#patch(target, w, signal);
@@ -225,7 +224,6 @@ export class LiveMap {
   async #walk(
     target: Target,
     w: Watched | undefined,
-    max: number | undefined,
     signal: AbortSignal,
     engineName = w?.map.engine,
   ): Promise<Watched> {
@@ -239,7 +237,7 @@ export class LiveMap {
     return await this.#following.reading(target.app, engine, async () => {
       const seen = this.events.count(target.app);
       const tree = await engine.readWindow(target.window, {
-        maxElements: max ?? this.#cfg.max_elements,
+        maxElements: this.#cfg.max_elements,
         signal,
         callTimeoutMs: w ? this.#cfg.app_timeout_ms : this.#cfg.default_app_timeout_ms,
       });
@@ -274,7 +272,7 @@ export class LiveMap {
       throw err;
     }
     const patched = applyPatch(w.tree, reads, pending);
-    if (patched.windowGone) return await this.#walk(target, w, undefined, signal);
+    if (patched.windowGone) return await this.#walk(target, w, signal);
     const tree = {
       root: patched.root,
       nodes: patched.nodes,

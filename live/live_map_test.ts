@@ -16,7 +16,7 @@ Deno.test("LiveMap answers a clean window from memory and patches only the node 
   const { engine, live } = setup({ probe_ms: 60_000 });
   await live.start();
   try {
-    const w = await live.refresh(target, undefined, signal());
+    const w = await live.refresh(target, signal());
     assert.equal((await live.current(w, signal())).cached, true);
     assert.equal(engine.walks, 1);
     engine.tree.children[0]!.name = "A2";
@@ -35,7 +35,7 @@ Deno.test("LiveMap reads bounds-only for bounds, a subtree for structure, all fo
   const { engine, live } = setup({ probe_ms: 60_000 });
   await live.start();
   try {
-    const w = await live.refresh(target, undefined, signal());
+    const w = await live.refresh(target, signal());
     engine.post({ app: target.app, kind: "bounds", handle: "b" });
     engine.post({ app: target.app, kind: "bounds", handle: "zz" }); // not in the map: ignored
     await live.current(w, signal());
@@ -57,7 +57,7 @@ Deno.test("LiveMap goes to a full read after a burst past burst_limit", async ()
   const { engine, live } = setup({ probe_ms: 60_000, burst_limit: 3 });
   await live.start();
   try {
-    const w = await live.refresh(target, undefined, signal());
+    const w = await live.refresh(target, signal());
     for (let i = 0; i < 5; i++) engine.post({ app: target.app, kind: "structure", handle: "a" });
     await live.current(w, signal());
     assert.equal(engine.walks, 2);
@@ -72,7 +72,7 @@ Deno.test("LiveMap without notifications says degraded and reuses the map at mos
   engine.noNotifications = true;
   await live.start();
   try {
-    const w = await live.refresh(target, undefined, signal());
+    const w = await live.refresh(target, signal());
     assert.equal(live.state(w).state, "degraded");
     assert.match(live.state(w).reason!, /no_notifications/);
     assert.equal((await live.current(w, signal())).cached, true);
@@ -88,7 +88,7 @@ Deno.test("LiveMap's probe degrades a window after two changes no notification a
   const { engine, live } = setup({ probe_ms: 50 });
   await live.start();
   try {
-    let w = await live.refresh(target, undefined, signal());
+    let w = await live.refresh(target, signal());
     const waitFor = async (cond: () => boolean) => {
       const deadline = performance.now() + 3_000;
       while (!cond() && performance.now() < deadline) await new Promise((r) => setTimeout(r, 10));
@@ -97,7 +97,7 @@ Deno.test("LiveMap's probe degrades a window after two changes no notification a
     await waitFor(() => w.probe !== undefined);
     engine.children = 3; // a change the app never announced
     await waitFor(() => w.needsFull);
-    w = await live.refresh(target, undefined, signal());
+    w = await live.refresh(target, signal());
     await waitFor(() => w.probe !== undefined);
     engine.children = 4;
     await waitFor(() => w.degraded !== undefined);
@@ -111,7 +111,7 @@ Deno.test("LiveMap drops an app's windows when the app is gone", async () => {
   const { engine, live } = setup();
   await live.start();
   try {
-    await live.refresh(target, undefined, signal());
+    await live.refresh(target, signal());
     assert.equal(live.windows.size, 1);
     engine.post({ app: target.app, kind: "gone" });
     assert.equal(live.windows.size, 0);
@@ -124,7 +124,7 @@ Deno.test("LiveMap follows an app before its first read and lets go when its win
   const { engine, live } = setup({ probe_ms: 60_000 });
   await live.start();
   try {
-    await live.refresh(target, undefined, signal());
+    await live.refresh(target, signal());
     assert.deepEqual(engine.follows[0], { apps: [target.app], walks: 0 }, "followed, then read");
     engine.post({ app: target.app, kind: "gone" });
     assert.deepEqual(engine.follows.at(-1)?.apps, []);
@@ -137,7 +137,7 @@ Deno.test("LiveMap: a muted app's windows read degraded, and after unmuted a ful
   const { engine, live } = setup({ probe_ms: 60_000, degraded_reuse_ms: 60_000 });
   await live.start();
   try {
-    const w = await live.refresh(target, undefined, signal());
+    const w = await live.refresh(target, signal());
     engine.post({ app: target.app, kind: "muted", detail: "bounds_flood: test" });
     assert.deepEqual(live.state(w), { state: "degraded", reason: "bounds_flood: test" });
     engine.post({ app: target.app, kind: "unmuted" });
@@ -156,7 +156,7 @@ Deno.test("LiveMap's child-list check reads a container again whose rows changed
   engine.tree = node("w", "Window", [node("list", "List", [node("r1", "Row 1")])]);
   await live.start();
   try {
-    const w = await live.refresh(target, undefined, signal());
+    const w = await live.refresh(target, signal());
     // A row appears with no notification; then the first row's name changes, announced.
     engine.tree.children[0]!.children.push(node("r2", "Row 2"));
     engine.tree.children[0]!.children[0]!.name = "Row 1!";
@@ -179,7 +179,7 @@ Deno.test("LiveMap never reads a degraded window in the background", async () =>
   const { engine, live } = setup({ probe_ms: 60_000, degraded_reuse_ms: 1, patch_interval_ms: 1 });
   await live.start();
   try {
-    await live.refresh(target, undefined, signal());
+    await live.refresh(target, signal());
     engine.post({ app: target.app, kind: "muted", detail: "bounds_flood: test" });
     for (let i = 0; i < 5; i++) {
       engine.post({ app: target.app, kind: "property", handle: "a" });
@@ -196,7 +196,7 @@ Deno.test("LiveMap: a notification outdates a degraded window's map within its r
   const { engine, live } = setup({ probe_ms: 60_000, degraded_reuse_ms: 60_000 });
   await live.start();
   try {
-    const w = await live.refresh(target, undefined, signal());
+    const w = await live.refresh(target, signal());
     engine.post({ app: target.app, kind: "muted", detail: "bounds_flood: test" });
     assert.equal((await live.current(w, signal())).cached, true, "reused while nothing is said");
     engine.tree.children[0]!.name = "A2";

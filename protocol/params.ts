@@ -24,6 +24,7 @@ export const ReadUiParams = z.strictObject({
   since: Version.optional(),
   fresh: z.boolean().optional(),
   crops: z.boolean().optional(),
+  /** Most elements in the answer (then `truncated: true`); the live map keeps them all. */
   max_elements: z.number().int().min(1).max(100_000).optional(),
   ...timeout,
 });

@@ -13,6 +13,7 @@ import {
   widgetFactory,
   xdotoolClick,
 } from "./support/apps.ts";
+import { oracleNodes } from "./support/oracle.ts";
 
 requireDesktop();
 
@@ -205,6 +206,35 @@ Deno.test("a burst of 100 structural changes is read again a few times, not 100"
     assert.ok(rows.length >= 20, `the diff shows the visible rows (${rows.length})`);
     assert.ok(rows.some((e) => e.name === "row 0"));
     assert.ok(after - before <= 6, `${after - before} walks for one burst`);
+  } finally {
+    await s.close();
+    await app.stop();
+  }
+});
+
+Deno.test("max_elements cuts the answer only: the map keeps the window, ids past the cut act", async () => {
+  const app = await calculator();
+  const s = await session();
+  try {
+    const cut = await s.client.call("read_ui", { app: "gnome-calculator", max_elements: 5 });
+    assert.equal(cut.elements!.length, 5);
+    assert.equal(cut.truncated, true);
+    // The next read without a limit answers the whole window from the same map.
+    const whole = await s.client.call("read_ui", { window: cut.window });
+    assert.ok(whole.elements!.length > 30, `${whole.elements!.length} elements`);
+    assert.equal(whole.truncated, undefined);
+    const seven = byLabel(whole.elements!, "AXButton", "7");
+    assert.ok(!cut.elements!.some((e) => e.id === seven.id), "7 lies past the cut");
+    const acted = await s.client.call("act", {
+      window: cut.window,
+      version: whole.version,
+      id: seven.id,
+      action: "press",
+    });
+    assert.equal(acted.ok, true);
+    // Read independently (pyatspi, its own process): the calculator's display shows the 7.
+    const shown = (await oracleNodes(app.pid)).filter((n) => n.role === "text" && n.text);
+    assert.ok(shown.some((n) => /7/.test(n.text!)), JSON.stringify(shown));
   } finally {
     await s.close();
     await app.stop();

@@ -64,7 +64,7 @@ async function runStep(
   );
   const settleMs = elapsed(t0);
   const reacted = core.live.events.count(w.app) > before;
-  const watched = await core.live.refresh(w, undefined, signal);
+  const watched = await core.live.refresh(w, signal);
   return { via, settled, settleMs, reacted, watched };
 }
 

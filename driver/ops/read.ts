@@ -37,16 +37,10 @@ export async function readUi(
     ? { target: known, engine: known.map.engine }
     : await locateWindow(core, engine, p, ctx.signal);
   const walk = async (l: { target: Target; engine: string }) => ({
-    watched: await core.live.refresh(
-      l.target,
-      p.max_elements,
-      ctx.signal,
-      p.fresh === true,
-      l.engine,
-    ),
+    watched: await core.live.refresh(l.target, ctx.signal, p.fresh === true, l.engine),
     cached: false,
   });
-  const fresh = known && !p.fresh && p.max_elements === undefined ? known : undefined;
+  const fresh = known && !p.fresh ? known : undefined;
   const first = await (fresh ? core.live.current(fresh, ctx.signal) : walk(located))
     .catch(async (err) => {
       // The app's remembered window closed: look the app up again, it may have another.
@@ -64,13 +58,7 @@ export async function readUi(
   if (decided.reread) {
     // The source the tree calls for needs another engine: read the window with it.
     try {
-      const again = await core.live.refresh(
-        first.watched,
-        p.max_elements,
-        ctx.signal,
-        true,
-        decided.reread,
-      );
+      const again = await core.live.refresh(first.watched, ctx.signal, true, decided.reread);
       read = { watched: again, cached: false };
     } catch (err) {
       if (!(err instanceof DriverError) || err.code !== "driver_unavailable") throw err;
@@ -87,15 +75,25 @@ export async function readUi(
   let body: Partial<HandlerResultOf<"read_ui">>;
   const withCrops = async (els: readonly Element[]): Promise<Element[]> =>
     p.crops ? addCrops(els, await core.engine(map.engine).capture(w.window, ctx.signal)) : [...els];
+  // max_elements cuts the answer only: the live map keeps the whole window, so ids past
+  // the cut stay valid for act and find.
+  let cut = false;
+  let room = p.max_elements ?? Infinity;
+  const within = (els: readonly Element[]): readonly Element[] => {
+    const kept = els.length > room ? els.slice(0, room) : els;
+    cut ||= kept.length < els.length;
+    room -= kept.length;
+    return kept;
+  };
   if (p.since !== undefined) {
     const d = map.since(p.since);
-    body = d.reset ? { reset: true, elements: await withCrops(d.elements) } : {
-      added: await withCrops(d.added),
-      changed: await withCrops(d.changed),
+    body = d.reset ? { reset: true, elements: await withCrops(within(d.elements)) } : {
+      added: await withCrops(within(d.added)),
+      changed: await withCrops(within(d.changed)),
       removed: d.removed,
     };
   } else {
-    body = { elements: await withCrops(map.elements) };
+    body = { elements: await withCrops(within(map.elements)) };
   }
   return {
     app: w.appName,
@@ -103,7 +101,7 @@ export async function readUi(
     window: w.window,
     version: map.version,
     ...body,
-    ...(w.truncated ? { truncated: true } : {}),
+    ...(w.truncated || cut ? { truncated: true } : {}),
     cached,
     live: core.live.state(w),
     ...source,

@@ -16,7 +16,7 @@ async function liveSetup() {
   await live.start();
   const app = (await parts.engine.listApps(signal)).find((a) => a.name === "TextEdit")!;
   const target = { window: app.windows[0]!.window, app: app.app, appName: app.name, pid: app.pid };
-  const first = await live.refresh(target, undefined, signal);
+  const first = await live.refresh(target, signal);
   return { ...parts, live, target, first };
 }
 
