@@ -40,8 +40,8 @@ async function prewarm(core: DriverCore): Promise<void> {
   try {
     const signal = AbortSignal.timeout(core.config.request_timeout_ms);
     const target = await resolveTarget(core.engine(), {}, signal);
-    const w = await core.live.refresh(target, signal);
-    w.used = 0;
+    // Read, not used: it is patched in the background only once a caller reads it.
+    await core.live.refresh(target, signal);
   } catch (err) {
     log("debug", "nothing to prewarm", { error: String(err) });
   }

@@ -179,13 +179,13 @@ export class LiveMap {
 
   /** The window's map brought up to date: from memory when fresh, else read again. */
   async current(w: Watched, signal: AbortSignal): Promise<{ watched: Watched; cached: boolean }> {
+    this.windows.use(w.window); // only callers ask for the current map
     if (this.isFresh(w)) {
       if (!processAlive(w.pid)) {
         // Exited before its exit reached us as a signal: forget it, and say so.
         this.#forgetApp(w.app);
         throw new DriverError("app_not_running", `"${w.appName}" (pid ${w.pid}) has quit`);
       }
-      this.windows.get(w.window); // touch: used now
       return { watched: w, cached: true };
     }
     return { watched: await this.refresh(w, signal), cached: false };
@@ -366,11 +366,11 @@ export class LiveMap {
     );
   }
 
-  /** Drops windows nobody used for `unwatch_ms`. */
+  /** Drops windows no caller used for `unwatch_ms` (counted from first sight if never). */
   #sweep(): void {
     const now = performance.now();
     for (const w of this.windows.all()) {
-      if (now - w.used > this.#cfg.unwatch_ms) this.windows.drop(w.window);
+      if (now - Math.max(w.used, w.watchedAt) > this.#cfg.unwatch_ms) this.windows.drop(w.window);
     }
     // Windows dropped by the LRU limit or an app's exit leave their patch times behind.
     for (const id of this.#lastPatch.keys()) {

@@ -89,6 +89,7 @@ Deno.test("LiveMap's probe degrades a window after two changes no notification a
   await live.start();
   try {
     let w = await live.refresh(target, signal());
+    live.windows.use(w.window); // a caller's read: only windows in use are probed
     const waitFor = async (cond: () => boolean) => {
       const deadline = performance.now() + 3_000;
       while (!cond() && performance.now() < deadline) await new Promise((r) => setTimeout(r, 10));
@@ -205,6 +206,29 @@ Deno.test("LiveMap: a notification outdates a degraded window's map within its r
     assert.equal(after.cached, false);
     assert.equal(engine.walks, 2, "degraded: read in full");
     assert.ok(after.watched.map.elements.some((e) => e.name === "A2"));
+  } finally {
+    await live.close();
+  }
+});
+
+Deno.test("LiveMap: only callers' use keeps a window active; background patches do not", async () => {
+  const { engine, live } = setup({ active_ms: 1_000, patch_interval_ms: 10, unwatch_ms: 2_000 });
+  await live.start();
+  try {
+    const w = await live.refresh(target, signal());
+    assert.equal(w.used, -Infinity, "read, not yet used by a caller");
+    engine.post({ app: target.app, kind: "text", handle: "a" });
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(engine.patches.length, 0, "an unused window is not patched in the background");
+    live.windows.use(w.window);
+    engine.post({ app: target.app, kind: "text", handle: "a" });
+    const deadline = performance.now() + 2_000;
+    while (engine.patches.length === 0 && performance.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.equal(engine.patches.length, 1, "a window in use is patched");
+    const used = w.used;
+    assert.equal(live.windows.peek(w.window)!.used, used, "the patch did not count as use");
   } finally {
     await live.close();
   }

@@ -21,8 +21,13 @@ export interface Watched {
   pid: number;
   /** The element map. */
   map: WindowMap;
-  /** Last read or action, `performance.now()`. */
+  /**
+   * Last read or action by a caller, `performance.now()`; `-Infinity` before the first.
+   * Background patches and probes are not uses: only callers keep a window active.
+   */
   used: number;
+  /** When the window was first read, `performance.now()`. */
+  watchedAt: number;
   /** The last read was cut by the element budget. */
   truncated: boolean;
   /** The app's notification count when the map was last read. */
@@ -136,7 +141,8 @@ export class WindowStore {
         appName: origin.appName,
         pid: origin.pid,
         map: new WindowMap(window, origin.engine, snapshot, { keep: this.#keep }),
-        used: 0,
+        used: -Infinity,
+        watchedAt: performance.now(),
         truncated: tree.truncated,
         seen,
         readAt: performance.now(),
@@ -154,8 +160,13 @@ export class WindowStore {
       this.#windows.set(window, w);
       this.#evict();
     }
-    this.#touch(w);
     return { watched: w, changed };
+  }
+
+  /** A caller read or acted on `window`: it counts as used (no-op when not watched). */
+  use(window: string): void {
+    const w = this.#windows.get(window);
+    if (w) this.#touch(w);
   }
 
   /** Every watched window, least recently used first. */

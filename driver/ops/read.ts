@@ -71,6 +71,7 @@ export async function readUi(
     }
   }
   const { watched: w, cached } = read;
+  core.live.windows.use(w.window); // a caller's read keeps the window active
   const map = w.map;
   let body: Partial<HandlerResultOf<"read_ui">>;
   const withCrops = async (els: readonly Element[]): Promise<Element[]> =>
