@@ -38,22 +38,26 @@ export class EventHub {
 
   /**
    * Waits until `app` has posted nothing for `quietMs` after at least one notification
-   * beyond `since` (`quiet`), or posted none for `noReactionMs` (`no_reaction`), or the
-   * signal aborts (`timeout`).
+   * beyond `since` (`quiet`), or posted none for `noReactionMs` (`no_reaction`). An app
+   * still posting after `maxMs` is `busy`; one that posted nothing by then (a `maxMs`
+   * shorter than `noReactionMs`), or a signal that aborts, is `timeout`.
    */
   settle(
     app: string,
     since: number,
     quietMs: number,
     noReactionMs: number,
+    maxMs: number,
     signal: AbortSignal,
-  ): Promise<"quiet" | "no_reaction" | "timeout"> {
+  ): Promise<"quiet" | "no_reaction" | "busy" | "timeout"> {
     const a = this.#activity(app);
     const start = performance.now();
     return new Promise((resolve) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const done = (how: "quiet" | "no_reaction" | "timeout") => {
+      const cap = setTimeout(() => done(a.count > since ? "busy" : "timeout"), maxMs);
+      const done = (how: "quiet" | "no_reaction" | "busy" | "timeout") => {
         clearTimeout(timer);
+        clearTimeout(cap);
         a.waiters.delete(arm);
         signal.removeEventListener("abort", onAbort);
         resolve(how);

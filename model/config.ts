@@ -39,6 +39,11 @@ export const DriverConfig = z.strictObject({
   settle_quiet_ms: ms.default(80),
   /** An action that caused no notification is settled after this long. */
   no_reaction_ms: ms.default(600),
+  /**
+   * An action whose app never goes quiet (a terminal printing, a progress bar) is answered
+   * after this long anyway, `settled: busy`, with the diff so far.
+   */
+  settle_max_ms: ms.default(2_000),
   /** Default element budget of one read. */
   max_elements: z.number().int().min(1).max(100_000).default(5_000),
   /** Default request deadline. */

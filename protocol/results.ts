@@ -80,8 +80,12 @@ export const ReadUiResult = z.strictObject({
   ...Common,
 });
 
-/** How an action's effects were judged settled (issue 7). */
-export const Settled = z.enum(["quiet", "no_reaction", "timeout"]);
+/**
+ * How an action's effects were judged settled: the app went quiet, it posted nothing, it
+ * was still posting when `settle_max_ms` passed (`busy`), or the request's deadline came
+ * first (`timeout`: the action was performed, its effects may still be arriving).
+ */
+export const Settled = z.enum(["quiet", "no_reaction", "busy", "timeout"]);
 
 /** `act`. */
 export const ActResult = z.strictObject({

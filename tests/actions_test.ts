@@ -3,8 +3,9 @@
  * engine: batches by id, the stale-version guard, verify, find, and no-op detection.
  */
 import assert from "node:assert/strict";
-import { byLabel, quiet, session } from "./support/client.ts";
-import { calculator, chromium, requireDesktop } from "./support/apps.ts";
+import { byLabel, centre, quiet, session } from "./support/client.ts";
+import { calculator, chromium, mousepad, requireDesktop, xdotoolClick } from "./support/apps.ts";
+import { oracleNodes } from "./support/oracle.ts";
 
 requireDesktop();
 
@@ -182,5 +183,45 @@ Deno.test("an action that does nothing answers effect none after the no-reaction
   } finally {
     await s.close();
     await app.stop();
+  }
+});
+
+Deno.test("an action on an app that never goes quiet answers busy with the diff, not timeout", async () => {
+  const pad = await mousepad();
+  const s = await session();
+  let typist: Deno.ChildProcess | undefined;
+  try {
+    const r = await s.client.call("read_ui", { app: "mousepad" });
+    const area = r.elements!.find((e) => e.role === "AXTextArea")!;
+    const { x, y } = centre(area);
+    await xdotoolClick(x, y);
+    // Typing from outside the driver for ~12 s: mousepad posts a change every 100 ms.
+    typist = new Deno.Command("xdotool", {
+      args: ["type", "--delay", "100", "x".repeat(120)],
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    const now = await s.client.call("read_ui", { window: r.window });
+    const acted = await s.client.call("act", {
+      window: r.window,
+      version: now.version,
+      id: area.id,
+      action: "type_text",
+      value: "Z",
+      timeout_ms: 8_000,
+    }).catch((e) => e);
+    assert.equal(acted.ok, true, `answered ${JSON.stringify(acted)}`);
+    assert.equal(acted.settled, "busy");
+    assert.ok(acted.settle_ms >= 1_500 && acted.settle_ms < 4_000, `settle_ms ${acted.settle_ms}`);
+    // The typing happened (read independently: mousepad's own text).
+    const text = (await oracleNodes(pad.pid)).find((n) => n.role === "text" && n.text)?.text;
+    assert.match(text ?? "", /Z/);
+  } finally {
+    try {
+      typist?.kill();
+    } catch { /* finished typing */ }
+    await typist?.status;
+    await s.close();
+    await pad.stop();
   }
 });

@@ -37,14 +37,27 @@ async function syncAndCheck(
   return watched;
 }
 
-/** Runs one element action or pixel step and waits for the app to settle. */
+/**
+ * Time kept back from the request's deadline for reading the window after an action and
+ * answering: once the action is sent, the caller must learn that it was, or it may retry
+ * and act twice.
+ */
+const ANSWER_MS = 250;
+
+/**
+ * Runs one element action or pixel step and waits for the app to settle: until it is
+ * quiet, until `settle_max_ms` (`busy`), or until just before the request's deadline
+ * (`timeout`), then reads the window for the diff with what time is left. A read that
+ * cannot finish in time answers the map as it stands: the action happened either way.
+ */
 async function runStep(
   core: DriverCore,
   w: Watched,
   planned: number,
   step: { id: string; action: ActionName; value?: string | undefined } | { input: PixelStep },
-  signal: AbortSignal,
+  ctx: CallContext,
 ): Promise<StepOutcome> {
+  const { signal } = ctx;
   const engine = mapEngineOf(core, w, "input" in step ? "pixel" : "element");
   const before = core.live.events.count(w.app);
   let via: "action" | "pixel" = "pixel";
@@ -55,16 +68,22 @@ async function runStep(
     via = (await engine.act(w.window, node, step.action, step.value, signal)).via;
   }
   const t0 = performance.now();
+  const left = () => ctx.deadline - performance.now() - ANSWER_MS;
   const settled = await core.live.events.settle(
     w.app,
     before,
     core.config.settle_quiet_ms,
     core.config.no_reaction_ms,
+    Math.max(0, Math.min(core.config.settle_max_ms, left())),
     signal,
   );
   const settleMs = elapsed(t0);
   const reacted = core.live.events.count(w.app) > before;
-  const watched = await core.live.refresh(w, signal);
+  const reading = AbortSignal.any([signal, AbortSignal.timeout(Math.max(1, left()))]);
+  const watched = await core.live.refresh(w, reading).catch((err) => {
+    if (!reading.aborted) throw err;
+    return w; // out of time: the map as it stands, with what was done
+  });
   return { via, settled, settleMs, reacted, watched };
 }
 
@@ -75,7 +94,7 @@ export async function act(
   ctx: CallContext,
 ): Promise<HandlerResultOf<"act">> {
   const w = await syncAndCheck(core, p.window, p.version, ctx.signal);
-  const out = await runStep(core, w, p.version, p, ctx.signal);
+  const out = await runStep(core, w, p.version, p, ctx);
   const map = out.watched.map;
   const delta = deltaSince(map, p.version);
   const changed = map.version !== p.version || out.reacted;
@@ -102,7 +121,10 @@ export async function runBatch(
   const results: HandlerResultOf<"run_batch">["results"] = [];
   let failed = false;
   for (const step of p.steps) {
-    if (failed && stopOnError) {
+    // Out of time: what was done is answered, the rest is not started.
+    const late = ctx.deadline - performance.now() <= ANSWER_MS;
+    if ((failed && stopOnError) || late) {
+      failed ||= late;
       results.push({ ok: false, skipped: true, ms: 0 });
       continue;
     }
@@ -113,7 +135,7 @@ export async function runBatch(
         w,
         p.version,
         "op" in step ? { input: step } : step,
-        ctx.signal,
+        ctx,
       );
       w = out.watched;
       results.push({ ok: true, via: out.via, settled: out.settled, ms: elapsed(t0) });
