@@ -4,7 +4,15 @@
  */
 import assert from "node:assert/strict";
 import { byLabel, centre, quiet, session } from "./support/client.ts";
-import { calculator, chromium, mousepad, requireDesktop, xdotoolClick } from "./support/apps.ts";
+import {
+  calculator,
+  chromium,
+  mousepad,
+  requireDesktop,
+  typeFromOutside,
+  type Typist,
+  xdotoolClick,
+} from "./support/apps.ts";
 import { oracleNodes } from "./support/oracle.ts";
 
 requireDesktop();
@@ -189,18 +197,14 @@ Deno.test("an action that does nothing answers effect none after the no-reaction
 Deno.test("an action on an app that never goes quiet answers busy with the diff, not timeout", async () => {
   const pad = await mousepad();
   const s = await session();
-  let typist: Deno.ChildProcess | undefined;
+  let typist: Typist | undefined;
   try {
     const r = await s.client.call("read_ui", { app: "mousepad" });
     const area = r.elements!.find((e) => e.role === "AXTextArea")!;
     const { x, y } = centre(area);
     await xdotoolClick(x, y);
     // Typing from outside the driver for ~12 s: mousepad posts a change every 100 ms.
-    typist = new Deno.Command("xdotool", {
-      args: ["type", "--delay", "100", "x".repeat(120)],
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
+    typist = typeFromOutside("x", 120);
     const now = await s.client.call("read_ui", { window: r.window });
     const acted = await s.client.call("act", {
       window: r.window,
@@ -217,10 +221,7 @@ Deno.test("an action on an app that never goes quiet answers busy with the diff,
     const text = (await oracleNodes(pad.pid)).find((n) => n.role === "text" && n.text)?.text;
     assert.match(text ?? "", /Z/);
   } finally {
-    try {
-      typist?.kill();
-    } catch { /* finished typing */ }
-    await typist?.status;
+    await typist?.stop();
     await s.close();
     await pad.stop();
   }

@@ -10,6 +10,8 @@ import {
   chromium,
   mousepad,
   requireDesktop,
+  typeFromOutside,
+  type Typist,
   widgetFactory,
   xdotoolClick,
 } from "./support/apps.ts";
@@ -245,20 +247,14 @@ Deno.test("an app that keeps posting is not patched forever: unused windows are 
   const pad = await mousepad();
   const s = await session({}, { active_ms: 1_000, unwatch_ms: 3_000 });
   // Typing from outside the driver for ~15 s: mousepad posts a text change per key.
-  let typist: Deno.ChildProcess | undefined;
+  let typist: Typist | undefined;
   try {
     const r = await s.client.call("read_ui", { app: "mousepad" });
     const area = r.elements!.find((e) => e.role === "AXTextArea")!;
     const { x, y } = centre(area);
     await xdotoolClick(x, y); // focus its text, from outside the driver
-    typist = new Deno.Command("xdotool", {
-      args: ["type", "--delay", "100", "x".repeat(150)],
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
+    typist = typeFromOutside("x", 150);
     // No caller reads from here on: the busy window must still be let go.
-    let typing = true;
-    typist.status.then(() => typing = false);
     const deadline = Date.now() + 8_000;
     let watched = -1;
     while (Date.now() < deadline) {
@@ -267,15 +263,12 @@ Deno.test("an app that keeps posting is not patched forever: unused windows are 
       await new Promise((res) => setTimeout(res, 200));
     }
     assert.equal(watched, 0, "every window dropped after unwatch_ms without a caller's use");
-    assert.ok(typing, "mousepad was still busy when its window was let go");
+    assert.ok(typist.typing, "mousepad was still busy when its window was let go");
     // The typing went on meanwhile (read independently: mousepad's own text).
     const text = (await oracleNodes(pad.pid)).find((n) => n.role === "text" && n.text)?.text;
     assert.match(text ?? "", /x{10}/, "mousepad kept receiving keys");
   } finally {
-    try {
-      typist?.kill();
-    } catch { /* finished typing */ }
-    await typist?.status;
+    await typist?.stop();
     await s.close();
     await pad.stop();
   }

@@ -177,3 +177,38 @@ async function waitForPage(pid: number, last: string, timeoutMs = 20_000): Promi
     await engine.close();
   }
 }
+
+/** Keys typed into the focused window from outside the driver; {@link stop} ends it. */
+export interface Typist {
+  /** True until every key was typed or it was stopped. */
+  readonly typing: boolean;
+  /** Stops typing and releases the key: killed between press and release, X would repeat it. */
+  stop(): Promise<void>;
+}
+
+/** Types `count` × `key` with xdotool, one every `delayMs`, into whatever has focus. */
+export function typeFromOutside(key: string, count: number, delayMs = 100): Typist {
+  const child = new Deno.Command("xdotool", {
+    args: ["type", "--delay", String(delayMs), key.repeat(count)],
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  let typing = true;
+  const done = child.status.then(() => void (typing = false));
+  let stopped: Promise<void> | undefined;
+  return {
+    get typing() {
+      return typing;
+    },
+    stop: () =>
+      stopped ??= (async () => {
+        try {
+          child.kill();
+        } catch {
+          // Finished typing.
+        }
+        await done;
+        await new Deno.Command("xdotool", { args: ["keyup", key] }).output();
+      })(),
+  };
+}
