@@ -4,13 +4,14 @@
  *
  * @module
  */
-import type { Engine } from "../model/engine.ts";
+import type { AppInfo, Engine } from "../model/engine.ts";
 import type { LoadedEngine } from "../engines/registry.ts";
 import { DriverError } from "../protocol/errors.ts";
 import type { DriverConfig } from "../model/config.ts";
 import { LiveMap } from "../live/live_map.ts";
 import type { AuditLog, Router } from "../router/mod.ts";
 import { WindowLocks } from "../locks/mod.ts";
+import { AppWindows } from "./app_windows.ts";
 
 /** Shared state of one driver. */
 export class DriverCore {
@@ -24,6 +25,8 @@ export class DriverCore {
   readonly locks: WindowLocks;
   /** One line per routed op. */
   readonly audit: AuditLog;
+  /** Each app's windows as last listed, to tell which window an app read means. */
+  readonly appWindows: AppWindows = new AppWindows();
   readonly #loaded: LoadedEngine[];
 
   /** Wires the shared parts. */
@@ -40,6 +43,11 @@ export class DriverCore {
     this.live.setWalkGate(async (window, walk, signal) =>
       (await this.locks.walk(window, "read", walk, signal)).value
     );
+  }
+
+  /** Remembers a listing of apps, with each app's window notifications so far. */
+  listed(apps: readonly AppInfo[]): void {
+    for (const a of apps) this.appWindows.listed(a, this.live.events.windowCount(a.app));
   }
 
   /** The engine named, when it is loaded and available. */

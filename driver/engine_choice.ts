@@ -17,7 +17,7 @@
  */
 import { blankShare, pixelNodes } from "../engines/merged/merge.ts";
 import type { Watched } from "../live/windows.ts";
-import type { Engine } from "../model/engine.ts";
+import type { AppInfo, Engine } from "../model/engine.ts";
 import { DriverError } from "../protocol/errors.ts";
 import { type OpName, OPS } from "../protocol/ops.ts";
 import type { DriverCore } from "./core.ts";
@@ -79,14 +79,14 @@ export function pickEngine(
 }
 
 /**
- * The engine that read `w`'s map, to run an element action or a batch's pixel step on it:
- * the only one that holds its elements' handles and knows where the window is (rule 2).
- * An engine that does not act on elements is not asked to (rule 1): `action_not_supported`,
- * naming it.
+ * The engine that read `w`'s map, for anything done to the window: the only one that holds
+ * its elements' handles and knows where the window is (rule 2). For an element action
+ * (`actsOnElements`), an engine that does not act on elements is not asked to (rule 1):
+ * `action_not_supported`, naming it.
  */
-export function mapEngineOf(core: DriverCore, w: Watched, step: "element" | "pixel"): Engine {
+export function mapEngineOf(core: DriverCore, w: Watched, actsOnElements: boolean): Engine {
   const engine = core.engine(w.map.engine);
-  if (step === "element" && !engine.ops.includes("act")) {
+  if (actsOnElements && !engine.ops.includes("act")) {
     throw new DriverError(
       "action_not_supported",
       `Cannot act on window "${w.window}": the "${engine.name}" engine read its map and ` +
@@ -109,7 +109,8 @@ export async function locateWindow(
   signal: AbortSignal,
 ): Promise<{ target: Target; engine: string }> {
   try {
-    return { target: await resolveTarget(engine, params, signal), engine: engine.name };
+    const listed = (apps: readonly AppInfo[]) => core.listed(apps);
+    return { target: await resolveTarget(engine, params, signal, listed), engine: engine.name };
   } catch (err) {
     const vision = core.available(VISION);
     const missing = err instanceof DriverError &&

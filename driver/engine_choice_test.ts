@@ -234,10 +234,10 @@ Deno.test("mapEngineOf() is the engine that read the window's map, whatever the 
   const { alpha, beta } = alphaBeta();
   await withCore([alpha, beta], async (core) => {
     const w = await core.live.refresh(NOTES, signal(), false, "beta");
-    assert.equal(mapEngineOf(core, w, "element"), beta);
+    assert.equal(mapEngineOf(core, w, true), beta);
     const again = await core.live.refresh(NOTES, signal(), true, "alpha");
     assert.equal(
-      mapEngineOf(core, again, "element"),
+      mapEngineOf(core, again, true),
       alpha,
       "a full read by alpha hands the map to alpha",
     );

@@ -14,18 +14,36 @@ export interface Target extends Omit<Origin, "engine"> {
   window: string;
 }
 
-function pick(app: AppInfo): Target | undefined {
-  const w = app.windows.find((x) => x.focused) ?? app.windows[0];
-  return w && { window: w.window, app: app.app, appName: app.name, pid: app.pid };
+/**
+ * The window of `app` an agent means: a modal window first (the newest: it blocks the
+ * rest of the app, so it is what must be answered; without a window manager a dialog is
+ * never marked active), then the active one, then the first.
+ */
+export function windowOf(app: AppInfo): string | undefined {
+  const w = app.windows.findLast((x) => x.modal === true) ?? app.windows.find((x) => x.focused) ??
+    app.windows[0];
+  return w?.window;
 }
 
-/** Resolves `app` / `window` params to one window. */
+function pick(app: AppInfo): Target | undefined {
+  const window = windowOf(app);
+  return window === undefined
+    ? undefined
+    : { window, app: app.app, appName: app.name, pid: app.pid };
+}
+
+/**
+ * Resolves `app` / `window` params to one window. `listed` sees the engine's listing, so
+ * the caller can remember each app's windows.
+ */
 export async function resolveTarget(
   engine: Engine,
   params: { app?: string | number | undefined; window?: string | undefined },
   signal: AbortSignal,
+  listed?: (apps: readonly AppInfo[]) => void,
 ): Promise<Target> {
   const apps = await engine.listApps(signal);
+  listed?.(apps);
   if (params.window !== undefined) {
     for (const a of apps) {
       if (a.windows.some((w) => w.window === params.window)) {

@@ -9,6 +9,8 @@ import type { EngineEvent } from "../model/engine.ts";
 
 interface AppActivity {
   count: number;
+  /** Window-level notifications: a window came, went or was activated. */
+  windows: number;
   last: number;
   waiters: Set<() => void>;
 }
@@ -21,19 +23,25 @@ export class EventHub {
   readonly onEvent = (e: EngineEvent): void => {
     const a = this.#activity(e.app);
     a.count++;
+    if (e.kind === "window") a.windows++;
     a.last = performance.now();
     for (const wake of a.waiters) wake();
   };
 
   #activity(app: string): AppActivity {
     let a = this.#apps.get(app);
-    if (!a) this.#apps.set(app, a = { count: 0, last: 0, waiters: new Set() });
+    if (!a) this.#apps.set(app, a = { count: 0, windows: 0, last: 0, waiters: new Set() });
     return a;
   }
 
   /** Notifications seen from `app` so far. */
   count(app: string): number {
     return this.#apps.get(app)?.count ?? 0;
+  }
+
+  /** Window-level notifications seen from `app` so far. */
+  windowCount(app: string): number {
+    return this.#apps.get(app)?.windows ?? 0;
   }
 
   /**

@@ -72,7 +72,14 @@ export interface WindowInfo {
   bounds: Bounds;
   /** The window is active. */
   focused: boolean;
+  /** What kind of window, when the engine knows. */
+  role?: WindowRole;
+  /** It blocks input to the rest of its app until closed (a modal dialog). */
+  modal?: boolean;
 }
+
+/** Kinds of top-level windows an agent tells apart. */
+export type WindowRole = "window" | "dialog" | "alert" | "menu" | "popup";
 
 /** A running application with its windows. */
 export interface AppInfo {

@@ -43,18 +43,25 @@ export const HelloResult = z.strictObject({
   ...Common,
 });
 
+/** A top-level window as `list_apps` and `act`'s `opened` list it. */
+export const WindowInfo = z.strictObject({
+  window: z.string(),
+  title: z.string(),
+  bounds: Bounds,
+  focused: z.boolean(),
+  /** What kind of window, when the engine knows. */
+  role: z.enum(["window", "dialog", "alert", "menu", "popup"]).optional(),
+  /** It blocks input to the rest of its app until closed. */
+  modal: z.boolean().optional(),
+});
+
 /** `list_apps`. */
 export const ListAppsResult = z.strictObject({
   apps: z.array(z.strictObject({
     app: z.string(),
     pid: z.number().int(),
     name: z.string(),
-    windows: z.array(z.strictObject({
-      window: z.string(),
-      title: z.string(),
-      bounds: Bounds,
-      focused: z.boolean(),
-    })),
+    windows: z.array(WindowInfo),
   })),
   ...Common,
 });
@@ -98,6 +105,8 @@ export const ActResult = z.strictObject({
   added: z.array(Element),
   changed: z.array(Element),
   removed: z.array(z.string()),
+  /** Windows of the app the action brought up (a dialog, a menu), when any. */
+  opened: z.array(WindowInfo).optional(),
   ...Common,
 });
 

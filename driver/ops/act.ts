@@ -13,6 +13,7 @@ import type { DriverCore } from "../core.ts";
 import type { Watched } from "../../live/windows.ts";
 import { pixelInputOf, type PixelStep } from "./input.ts";
 import { mapEngineOf } from "../engine_choice.ts";
+import type { WindowInfo } from "../../model/engine.ts";
 
 type Settled = HandlerResultOf<"act">["settled"];
 
@@ -58,7 +59,7 @@ async function runStep(
   ctx: CallContext,
 ): Promise<StepOutcome> {
   const { signal } = ctx;
-  const engine = mapEngineOf(core, w, "input" in step ? "pixel" : "element");
+  const engine = mapEngineOf(core, w, !("input" in step));
   const before = core.live.events.count(w.app);
   let via: "action" | "pixel" = "pixel";
   if ("input" in step) {
@@ -94,10 +95,15 @@ export async function act(
   ctx: CallContext,
 ): Promise<HandlerResultOf<"act">> {
   const w = await syncAndCheck(core, p.window, p.version, ctx.signal);
+  const windows = core.live.events.windowCount(w.app);
   const out = await runStep(core, w, p.version, p, ctx);
   const map = out.watched.map;
   const delta = deltaSince(map, p.version);
   const changed = map.version !== p.version || out.reacted;
+  // Only when the app announced a window-level change does the answer look for new windows.
+  const opened = core.live.events.windowCount(w.app) > windows
+    ? await openedBy(core, out.watched, ctx)
+    : [];
   return {
     ok: true,
     version: map.version,
@@ -106,8 +112,28 @@ export async function act(
     settled: out.settled,
     settle_ms: out.settleMs,
     ...delta,
+    ...(opened.length > 0 ? { opened } : {}),
     engine: map.engine,
   };
+}
+
+/**
+ * The windows of `w`'s app that its last listing did not have (a dialog, a menu the action
+ * brought up), listed with what time the request has left; none when that runs out.
+ */
+async function openedBy(core: DriverCore, w: Watched, ctx: CallContext): Promise<WindowInfo[]> {
+  const left = Math.max(1, ctx.deadline - performance.now() - ANSWER_MS);
+  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(left)]);
+  try {
+    const apps = await mapEngineOf(core, w, false).listApps(signal);
+    const app = apps.find((a) => a.app === w.app);
+    const opened = app ? core.appWindows.opened(app, w.window) : [];
+    core.listed(apps);
+    return opened;
+  } catch (err) {
+    if (!signal.aborted) throw err;
+    return [];
+  }
 }
 
 /** Serves `run_batch`. */

@@ -42,5 +42,7 @@ export async function listApps(
   ctx: CallContext,
 ): Promise<HandlerResultOf<"list_apps">> {
   const engine = core.engine(ctx.engine);
-  return { apps: await engine.listApps(ctx.signal), engine: engine.name };
+  const apps = await engine.listApps(ctx.signal);
+  core.listed(apps);
+  return { apps, engine: engine.name };
 }

@@ -15,14 +15,23 @@ import { DriverError } from "../../protocol/errors.ts";
 
 /**
  * A watched window of the app named (or with the pid) given, so a read of a known app
- * needs no listing of every app: a hung app elsewhere then cannot slow it down.
+ * needs no listing of every app: a hung app elsewhere then cannot slow it down. Only while
+ * the app's windows are as last listed: once a window came, went or was activated (a
+ * dialog, a popup), or on `fresh`, the app is listed again to find the window it shows.
  */
-function watchedApp(core: DriverCore, app: string | number | undefined): Watched | undefined {
+function watchedApp(
+  core: DriverCore,
+  app: string | number | undefined,
+  fresh: boolean,
+): Watched | undefined {
   if (app === undefined) return undefined;
   const all = core.live.windows.all().sort((a, b) => b.used - a.used); // most recent first
-  return typeof app === "number"
+  const w = typeof app === "number"
     ? all.find((w) => w.pid === app)
     : all.find((w) => w.appName.toLowerCase() === app.toLowerCase());
+  if (!w || fresh) return undefined;
+  const current = core.appWindows.current(w.app, core.live.events.windowCount(w.app));
+  return current === undefined ? undefined : core.live.windows.peek(current);
 }
 
 /** Serves `read_ui`. */
@@ -32,7 +41,9 @@ export async function readUi(
   ctx: CallContext,
 ): Promise<HandlerResultOf<"read_ui">> {
   const engine = core.engine(ctx.engine);
-  const known = p.window !== undefined ? core.live.windows.peek(p.window) : watchedApp(core, p.app);
+  const known = p.window !== undefined
+    ? core.live.windows.peek(p.window)
+    : watchedApp(core, p.app, p.fresh === true);
   const located = known
     ? { target: known, engine: known.map.engine }
     : await locateWindow(core, engine, p, ctx.signal);

@@ -4,9 +4,10 @@
  *
  * @module
  */
-import type { AppInfo, WindowInfo } from "../../model/engine.ts";
+import type { AppInfo, WindowInfo, WindowRole } from "../../model/engine.ts";
 import type { AtspiClient, CallLimits, Ref } from "./client.ts";
 import { STATE, StateSet } from "./states.ts";
+import { type AtspiRoleName, atspiRoleName } from "./roles.ts";
 import { log } from "../../util/log.ts";
 
 const REGISTRY: Ref = { bus: "org.a11y.atspi.Registry", path: "/org/a11y/atspi/accessible/root" };
@@ -19,6 +20,28 @@ export interface WindowEntry {
   pid: number;
   /** Its app's name. */
   app: string;
+}
+
+/** The kind of a top-level window, from its AT-SPI role. */
+export function windowRole(role: AtspiRoleName): WindowRole {
+  switch (role) {
+    case "dialog":
+    case "file_chooser":
+    case "color_chooser":
+    case "font_chooser":
+      return "dialog";
+    case "alert":
+      return "alert";
+    case "menu":
+    case "popup_menu":
+      return "menu";
+    case "window":
+    case "tool_tip":
+    case "notification":
+      return "popup";
+    default:
+      return "window";
+  }
 }
 
 /** FNV-1a, 32 bits, as 8 hex digits: short, stable window ids. */
@@ -51,19 +74,23 @@ export async function listApps(
       ]);
       const app = String(name ?? "");
       const wins = await Promise.all(kids.map(async (w): Promise<WindowInfo> => {
-        const [title, state, box] = await Promise.all([
+        const [title, state, role, box] = await Promise.all([
           client.prop(w, "Accessible", "Name", limits),
           client.call(w, "Accessible", "GetState", limits),
+          client.call(w, "Accessible", "GetRole", limits).catch(() => [0]),
           client.extents(w, limits).catch(() => [0, 0, 0, 0] as const),
         ]);
         const id = windowIdOf(w);
         windows.set(id, { ref: w, pid, app });
         const [x, y, wd, ht] = box;
+        const states = new StateSet(state[0] as number[]);
         return {
           window: id,
           title: String(title ?? ""),
           bounds: { x, y, w: wd, h: ht },
-          focused: new StateSet(state[0] as number[]).has(STATE.ACTIVE),
+          focused: states.has(STATE.ACTIVE),
+          role: windowRole(atspiRoleName(Number(role[0]))),
+          modal: states.has(STATE.MODAL),
         };
       }));
       return { app: ref.bus, pid, name: app, windows: wins };

@@ -21,10 +21,10 @@ export interface OracleNode {
 const SCRIPT = `
 import json, sys
 import pyatspi
-pid, limit = int(sys.argv[1]), int(sys.argv[2])
+pid, limit, max_depth = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 out = []
 def walk(node, depth):
-    if node is None or len(out) >= limit or depth > 64:
+    if node is None or len(out) >= limit or depth > max_depth:
         return
     entry = {"role": node.getRoleName(), "name": node.name or ""}
     try:
@@ -48,12 +48,17 @@ print(json.dumps(out))
 `;
 
 /**
- * The nodes of process `pid`'s windows, depth first, at most `limit`. Throws with
- * pyatspi's error output when the walk fails.
+ * The nodes of process `pid`'s windows, depth first, at most `limit`, at most `maxDepth`
+ * below each window (0: the windows alone). Throws with pyatspi's error output when the
+ * walk fails.
  */
-export async function oracleNodes(pid: number, limit = 5_000): Promise<OracleNode[]> {
+export async function oracleNodes(
+  pid: number,
+  limit = 5_000,
+  maxDepth = 64,
+): Promise<OracleNode[]> {
   const out = await new Deno.Command("/usr/bin/python3", {
-    args: ["-c", SCRIPT, String(pid), String(limit)],
+    args: ["-c", SCRIPT, String(pid), String(limit), String(maxDepth)],
     stdout: "piped",
     stderr: "piped",
     signal: AbortSignal.timeout(30_000),
