@@ -27,4 +27,5 @@ export {
   type WindowMapOptions,
 } from "./window_map.ts";
 export { checkVersion, resolveAt } from "./stale.ts";
+export { type CropMatch, findByCrop, REPLAY_MAX_DISTANCE } from "./replay.ts";
 export { addCrops, cropDistance, CropHasher, nearestByCrop } from "../model/crop.ts";

@@ -48,6 +48,8 @@ export interface WindowMapOptions {
 interface StoredVersion {
   readonly version: number;
   elements: readonly Element[];
+  /** Crops of its elements, by id, from answers that carried them (`crops: true`). */
+  crops?: Map<string, string>;
 }
 
 function sameActions(x: readonly string[], y: readonly string[]): boolean {
@@ -123,6 +125,24 @@ export class WindowMap {
   at(version: number): readonly Element[] | undefined {
     if (!Number.isInteger(version)) return undefined;
     return this.#versions[version - this.oldest]?.elements;
+  }
+
+  /**
+   * Keeps the crops of `elements` (answered with `crops: true`) with the current version,
+   * so a batch planned on it can still find an element whose tree data changed.
+   */
+  rememberCrops(elements: readonly Element[]): void {
+    const current = this.#current();
+    const crops = current.crops ??= new Map();
+    for (const el of elements) if (el.crop !== undefined) crops.set(el.id, el.crop);
+  }
+
+  /** The element `id` of `version` with its crop, when that version's crops were kept. */
+  cropAt(version: number, id: string): Element | undefined {
+    const v = this.#versions[version - this.oldest];
+    const crop = v?.crops?.get(id);
+    const el = crop === undefined ? undefined : v!.elements.find((e) => e.id === id);
+    return el && { ...el, crop: crop! };
   }
 
   /** The current element with `id`. */

@@ -102,6 +102,8 @@ export const ActResult = z.strictObject({
   effect: z.enum(["changed", "none"]),
   settled: Settled,
   settle_ms: z.number(),
+  /** The element was found again by its crop: its id had changed since the plan. */
+  resolved_by: z.literal("crop").optional(),
   added: z.array(Element),
   changed: z.array(Element),
   removed: z.array(z.string()),
@@ -119,6 +121,8 @@ export const StepResult = z.strictObject({
     message: z.string(),
   }).optional(),
   via: z.enum(["action", "pixel"]).optional(),
+  /** The step's element was found again by its crop: its id had changed since the plan. */
+  resolved_by: z.literal("crop").optional(),
   settled: Settled.optional(),
   ms: z.number(),
 });

@@ -226,3 +226,46 @@ Deno.test("an action on an app that never goes quiet answers busy with the diff,
     await pad.stop();
   }
 });
+
+Deno.test("a batch step whose element was relabelled is found by its crop and pressed", async () => {
+  const page = await Deno.makeTempFile({ suffix: ".html" });
+  await Deno.writeTextFile(
+    page,
+    `<!doctype html><title>Relabel page</title>
+     <button id="save" aria-label="Save" onclick="document.title='Saved page'">Save</button>
+     <button onclick="document.getElementById('save').setAttribute('aria-label','Store')">Rename</button>
+     <p>ready</p>`,
+  );
+  const app = await chromium(page, "Relabel page", "ready");
+  const s = await session();
+  try {
+    // Read with crops: the version keeps each element's pixels.
+    const r = await s.client.call("read_ui", { app: "chromium", crops: true });
+    const save = byLabel(r.elements!, "AXButton", "Save");
+    const rename = byLabel(r.elements!, "AXButton", "Rename");
+    const batch = await s.client.call("run_batch", {
+      window: r.window,
+      version: r.version,
+      steps: [
+        { id: rename.id, action: "press" },
+        // Renamed by the first step: a new id now, the same pixels.
+        { id: save.id, action: "press" },
+      ],
+    });
+    assert.equal(batch.ok, true, JSON.stringify(batch.results));
+    assert.equal(batch.results[1]!.resolved_by, "crop");
+    // Chromium's own window title says the relabelled button was pressed.
+    const deadline = Date.now() + 10_000;
+    let frames: string[] = [];
+    while (Date.now() < deadline) {
+      frames = (await oracleNodes(app.pid, 20, 0)).map((n) => n.name);
+      if (frames.some((f) => /Saved page/.test(f))) break;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    assert.ok(frames.some((f) => /Saved page/.test(f)), JSON.stringify(frames));
+  } finally {
+    await s.close();
+    await app.stop();
+    await Deno.remove(page);
+  }
+});

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { checkVersion, resolveAt, type WindowMap } from "../../map/mod.ts";
+import { checkVersion, findByCrop, resolveAt, type WindowMap } from "../../map/mod.ts";
 import type { ActionName } from "../../protocol/element.ts";
 import { DriverError, toRpcError } from "../../protocol/errors.ts";
 import type { HandlerResultOf, ParamsOf } from "../../protocol/ops.ts";
@@ -13,13 +13,16 @@ import type { DriverCore } from "../core.ts";
 import type { Watched } from "../../live/windows.ts";
 import { pixelInputOf, type PixelStep } from "./input.ts";
 import { mapEngineOf } from "../engine_choice.ts";
-import type { WindowInfo } from "../../model/engine.ts";
+import type { Engine, RawNode, WindowInfo } from "../../model/engine.ts";
+import type { Element } from "../../protocol/element.ts";
 
 type Settled = HandlerResultOf<"act">["settled"];
 
 /** One step's outcome, before the batch's bookkeeping. */
 interface StepOutcome {
   via: "action" | "pixel";
+  /** The element was found again by its crop: its id had changed. */
+  byCrop: boolean;
   settled: Settled;
   settleMs: number;
   reacted: boolean;
@@ -62,10 +65,17 @@ async function runStep(
   const engine = mapEngineOf(core, w, !("input" in step));
   const before = core.live.events.count(w.app);
   let via: "action" | "pixel" = "pixel";
+  let byCrop = false;
   if ("input" in step) {
     await engine.input(pixelInputOf(step.input), signal);
   } else {
-    const node = resolveAt(w.map, planned, step.id);
+    let node: RawNode;
+    try {
+      node = resolveAt(w.map, planned, step.id);
+    } catch (err) {
+      node = await replayByCrop(engine, w, planned, step.id, err, signal);
+      byCrop = true;
+    }
     via = (await engine.act(w.window, node, step.action, step.value, signal)).via;
   }
   const t0 = performance.now();
@@ -85,7 +95,33 @@ async function runStep(
     if (!reading.aborted) throw err;
     return w; // out of time: the map as it stands, with what was done
   });
-  return { via, settled, settleMs, reacted, watched };
+  return { via, byCrop, settled, settleMs, reacted, watched };
+}
+
+/**
+ * An id the current map lacks, looked for by the crop its planned version kept (read with
+ * `crops: true`): the same pixels under a new name. Without a kept crop or a match, the
+ * original `element_not_found` stands.
+ */
+async function replayByCrop(
+  engine: Engine,
+  w: Watched,
+  planned: number,
+  id: string,
+  err: unknown,
+  signal: AbortSignal,
+): Promise<RawNode> {
+  const then = err instanceof DriverError && err.code === "element_not_found"
+    ? w.map.cropAt(planned, id)
+    : undefined;
+  if (!then) throw err;
+  const match = findByCrop(
+    w.map,
+    then as Element & { crop: string },
+    await engine.capture(w.window, signal),
+  );
+  if (!match) throw err;
+  return match.node;
 }
 
 /** Serves `act`. */
@@ -111,6 +147,7 @@ export async function act(
     effect: changed ? "changed" : "none",
     settled: out.settled,
     settle_ms: out.settleMs,
+    ...(out.byCrop ? { resolved_by: "crop" as const } : {}),
     ...delta,
     ...(opened.length > 0 ? { opened } : {}),
     engine: map.engine,
@@ -164,7 +201,13 @@ export async function runBatch(
         ctx,
       );
       w = out.watched;
-      results.push({ ok: true, via: out.via, settled: out.settled, ms: elapsed(t0) });
+      results.push({
+        ok: true,
+        via: out.via,
+        ...(out.byCrop ? { resolved_by: "crop" as const } : {}),
+        settled: out.settled,
+        ms: elapsed(t0),
+      });
     } catch (err) {
       // The deadline ends the whole batch; a step's own failure ends only that step.
       if (ctx.signal.aborted) throw err;

@@ -85,8 +85,12 @@ export async function readUi(
   core.live.windows.use(w.window); // a caller's read keeps the window active
   const map = w.map;
   let body: Partial<HandlerResultOf<"read_ui">>;
-  const withCrops = async (els: readonly Element[]): Promise<Element[]> =>
-    p.crops ? addCrops(els, await core.engine(map.engine).capture(w.window, ctx.signal)) : [...els];
+  const withCrops = async (els: readonly Element[]): Promise<Element[]> => {
+    if (!p.crops) return [...els];
+    const cropped = addCrops(els, await core.engine(map.engine).capture(w.window, ctx.signal));
+    map.rememberCrops(cropped); // a batch planned on this version can find them by pixels
+    return cropped;
+  };
   // max_elements cuts the answer only: the live map keeps the whole window, so ids past
   // the cut stay valid for act and find.
   let cut = false;
