@@ -18,5 +18,6 @@
 export { type HeldLocks, WindowLocks, type WindowLocksOptions } from "./window_locks.ts";
 export { WalkLocks, type WalkLocksOptions, type WalkResult } from "./walks.ts";
 export { InputLocks, type InputLocksOptions } from "./inputs.ts";
+export { PixelLock, type PixelLockOptions } from "./pixels.ts";
 export { busyError, type LockKind } from "./busy.ts";
 export type { Holder } from "./queue.ts";

@@ -7,6 +7,7 @@
  * @module
  */
 import { InputLocks } from "./inputs.ts";
+import { PixelLock } from "./pixels.ts";
 import { WalkLocks, type WalkResult } from "./walks.ts";
 
 /** Lock options. */
@@ -33,12 +34,14 @@ export interface HeldLocks {
 export class WindowLocks {
   readonly #walks: WalkLocks;
   readonly #inputs: InputLocks;
+  readonly #pixels: PixelLock;
 
   /** Makes locks; nothing is held. */
   constructor(opts: WindowLocksOptions) {
     const now = opts.now ?? (() => performance.now());
     this.#walks = new WalkLocks({ timeoutMs: opts.timeoutMs, walkReuseMs: opts.walkReuseMs, now });
     this.#inputs = new InputLocks({ timeoutMs: opts.timeoutMs, now });
+    this.#pixels = new PixelLock({ timeoutMs: opts.timeoutMs, now });
   }
 
   /** Runs `fn`, a walk of `window`, alone; a reader that waited may reuse a fresh walk. */
@@ -59,6 +62,14 @@ export class WindowLocks {
     signal: AbortSignal,
   ): Promise<T> {
     return this.#inputs.input(window, op, fn, signal);
+  }
+
+  /**
+   * Runs `fn`, input that lands by screen position on behalf of `window`'s input owner,
+   * as the only such input anywhere (see pixels.ts). Call it only while owning `window`.
+   */
+  pixels<T>(window: string, op: string, fn: () => Promise<T>, signal: AbortSignal): Promise<T> {
+    return this.#pixels.run(window, op, fn, signal);
   }
 
   /** Counts for diagnostics and tests. */

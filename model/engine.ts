@@ -175,6 +175,17 @@ export interface EngineEvent {
   detail?: string;
 }
 
+/**
+ * Runs input that lands by screen position (a click standing in for an action, keys typed
+ * into the focused window) while no other input anywhere runs: the driver's exclusive
+ * pixel lock. An engine wraps such input in the gate `act` is given; without one it runs
+ * the input as it is.
+ */
+export type InputGate = <T>(input: () => Promise<T>) => Promise<T>;
+
+/** Runs `input` with no gate. */
+export const ungated: InputGate = (input) => input();
+
 /** The engine contract. */
 export interface Engine {
   /** Short name used in `hello`, the router and the audit log. */
@@ -213,6 +224,7 @@ export interface Engine {
     action: ActionName,
     value: string | undefined,
     signal: AbortSignal,
+    gate?: InputGate,
   ): Promise<ActOutcome>;
   /** Screen-wide pointer and keyboard input. */
   input(input: PixelInput, signal: AbortSignal): Promise<void>;

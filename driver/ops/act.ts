@@ -13,7 +13,7 @@ import type { DriverCore } from "../core.ts";
 import type { Watched } from "../../live/windows.ts";
 import { pixelInputOf, type PixelStep } from "./input.ts";
 import { mapEngineOf } from "../engine_choice.ts";
-import type { Engine, RawNode, WindowInfo } from "../../model/engine.ts";
+import type { Engine, InputGate, RawNode, WindowInfo } from "../../model/engine.ts";
 import type { Element } from "../../protocol/element.ts";
 
 type Settled = HandlerResultOf<"act">["settled"];
@@ -64,10 +64,12 @@ async function runStep(
   const { signal } = ctx;
   const engine = mapEngineOf(core, w, !("input" in step));
   const before = core.live.events.count(w.app);
+  // Input that lands by screen position runs alone, whichever windows others own.
+  const gate: InputGate = (input) => core.locks.pixels(w.window, ctx.op, input, signal);
   let via: "action" | "pixel" = "pixel";
   let byCrop = false;
   if ("input" in step) {
-    await engine.input(pixelInputOf(step.input), signal);
+    await gate(() => engine.input(pixelInputOf(step.input), signal));
   } else {
     let node: RawNode;
     try {
@@ -76,7 +78,7 @@ async function runStep(
       node = await replayByCrop(engine, w, planned, step.id, err, signal);
       byCrop = true;
     }
-    via = (await engine.act(w.window, node, step.action, step.value, signal)).via;
+    via = (await engine.act(w.window, node, step.action, step.value, signal, gate)).via;
   }
   const t0 = performance.now();
   const left = () => ctx.deadline - performance.now() - ANSWER_MS;

@@ -7,19 +7,21 @@
 import type { DBusConnection } from "../../platform/dbus/mod.ts";
 import type { ActionName } from "../../protocol/element.ts";
 import { DriverError } from "../../protocol/errors.ts";
-import type {
-  ActOutcome,
-  AppInfo,
-  Availability,
-  Capture,
-  Engine,
-  EngineEvent,
-  EngineStats,
-  NodeRequest,
-  PixelInput,
-  RawNode,
-  ReadBudget,
-  WindowTree,
+import {
+  type ActOutcome,
+  type AppInfo,
+  type Availability,
+  type Capture,
+  type Engine,
+  type EngineEvent,
+  type EngineStats,
+  type InputGate,
+  type NodeRequest,
+  type PixelInput,
+  type RawNode,
+  type ReadBudget,
+  ungated,
+  type WindowTree,
 } from "../../model/engine.ts";
 import { captureScreen, sendInput, X11Display } from "../../platform/x11/mod.ts";
 import { performAction } from "./act.ts";
@@ -239,6 +241,7 @@ export class AtspiEngine implements Engine {
     action: ActionName,
     value: string | undefined,
     signal: AbortSignal,
+    gate: InputGate = ungated,
   ): Promise<ActOutcome> {
     const client = await this.#connect();
     await this.window(window, signal);
@@ -246,7 +249,8 @@ export class AtspiEngine implements Engine {
     if (ref.path === NULL_PATH) throw new DriverError("element_not_found", "Element is gone");
     return await performAction(
       client,
-      (input) => this.input(input, signal),
+      // The pixel fallback lands by screen position: under the gate.
+      (input) => gate(() => this.input(input, signal)),
       ref,
       node,
       action,

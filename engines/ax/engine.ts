@@ -14,19 +14,21 @@ import { notTrusted } from "../../ffi/macos/ax_error.ts";
 import { elementOf } from "../../ffi/macos/values.ts";
 import type { ActionName } from "../../protocol/element.ts";
 import { DriverError, isDriverError } from "../../protocol/errors.ts";
-import type {
-  ActOutcome,
-  AppInfo,
-  Availability,
-  Capture,
-  Engine,
-  EngineEvent,
-  EngineStats,
-  NodeRequest,
-  PixelInput,
-  RawNode,
-  ReadBudget,
-  WindowTree,
+import {
+  type ActOutcome,
+  type AppInfo,
+  type Availability,
+  type Capture,
+  type Engine,
+  type EngineEvent,
+  type EngineStats,
+  type InputGate,
+  type NodeRequest,
+  type PixelInput,
+  type RawNode,
+  type ReadBudget,
+  ungated,
+  type WindowTree,
 } from "../../model/engine.ts";
 import { performAxAction } from "./act.ts";
 import type { AxWindowEntry } from "./apps.ts";
@@ -218,10 +220,11 @@ export class AxEngine implements Engine {
     action: ActionName,
     value: string | undefined,
     signal: AbortSignal,
+    gate: InputGate = ungated,
   ): Promise<ActOutcome> {
     this.#requireTrust();
     const entry = await this.#book.entry(window);
-    const input = (i: PixelInput) => this.input(i, signal);
+    const input = (i: PixelInput) => gate(() => this.input(i, signal));
     // A window acted on was read first, so its app is watched: the short timeout applies.
     const timeoutMs = this.#shortMs;
     return await this.#guard(

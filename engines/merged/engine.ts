@@ -11,19 +11,20 @@
  */
 import type { ActionName } from "../../protocol/element.ts";
 import { DriverError } from "../../protocol/errors.ts";
-import type {
-  ActOutcome,
-  AppInfo,
-  Availability,
-  Capture,
-  Engine,
-  EngineEvent,
-  EngineStats,
-  NodeRequest,
-  PixelInput,
-  RawNode,
-  ReadBudget,
-  WindowTree,
+import {
+  type ActOutcome,
+  type AppInfo,
+  type Availability,
+  type Capture,
+  type Engine,
+  type EngineEvent,
+  type EngineStats,
+  type InputGate,
+  type NodeRequest,
+  type PixelInput,
+  type RawNode,
+  type ReadBudget,
+  type WindowTree,
 } from "../../model/engine.ts";
 import type { VisionEngine } from "../vision/engine.ts";
 import { nodesFrom } from "../vision/tree.ts";
@@ -124,8 +125,9 @@ export class MergedEngine implements Engine {
     action: ActionName,
     value: string | undefined,
     signal: AbortSignal,
+    gate?: InputGate,
   ): Promise<ActOutcome> {
-    if (!fromPixels(node)) return this.#tree.act(window, node, action, value, signal);
+    if (!fromPixels(node)) return this.#tree.act(window, node, action, value, signal, gate);
     const pixels = this.#pixels.get(window);
     if (pixels === undefined) {
       throw new DriverError("window_not_found", `Window "${window}" was not read from pixels`, {
@@ -138,6 +140,7 @@ export class MergedEngine implements Engine {
       action,
       value,
       signal,
+      gate,
     );
   }
 

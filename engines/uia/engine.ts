@@ -11,19 +11,21 @@ import { DPI_PER_MONITOR_AWARE_V2 } from "../../ffi/windows/user32.ts";
 import type { ActionName } from "../../protocol/element.ts";
 import { DriverError } from "../../protocol/errors.ts";
 import { log } from "../../util/log.ts";
-import type {
-  ActOutcome,
-  AppInfo,
-  Availability,
-  Capture,
-  Engine,
-  EngineEvent,
-  EngineStats,
-  NodeRequest,
-  PixelInput,
-  RawNode,
-  ReadBudget,
-  WindowTree,
+import {
+  type ActOutcome,
+  type AppInfo,
+  type Availability,
+  type Capture,
+  type Engine,
+  type EngineEvent,
+  type EngineStats,
+  type InputGate,
+  type NodeRequest,
+  type PixelInput,
+  type RawNode,
+  type ReadBudget,
+  ungated,
+  type WindowTree,
 } from "../../model/engine.ts";
 import { captureScreen, captureWindow } from "./capture.ts";
 import { sendInput } from "./input.ts";
@@ -180,6 +182,7 @@ export class UiaEngine implements Engine {
     action: ActionName,
     value: string | undefined,
     signal: AbortSignal,
+    gate: InputGate = ungated,
   ): Promise<ActOutcome> {
     const hwnd = this.#hwnd(window);
     const client = await this.#connect();
@@ -194,8 +197,10 @@ export class UiaEngine implements Engine {
     if ("via" in reply) return reply;
     if ("keyboard" in reply) {
       // UIA focused the element; the keys go to the foreground window, so make it ours.
-      this.#libs.user32.SetForegroundWindow(Deno.UnsafePointer.create(BigInt(`0x${hwnd}`)));
-      await this.input({ kind: "type", text: reply.keyboard }, signal);
+      await gate(async () => {
+        this.#libs.user32.SetForegroundWindow(Deno.UnsafePointer.create(BigInt(`0x${hwnd}`)));
+        await this.input({ kind: "type", text: reply.keyboard }, signal);
+      });
       return { via: "action" };
     }
     const b = node.bounds;
@@ -210,7 +215,7 @@ export class UiaEngine implements Engine {
     }
     const x = Math.round(b.x + b.w / 2);
     const y = Math.round(b.y + b.h / 2);
-    await this.input({ kind: "click", x, y, button: reply.pixel, count: 1 }, signal);
+    await gate(() => this.input({ kind: "click", x, y, button: reply.pixel, count: 1 }, signal));
     return { via: "pixel" };
   }
 

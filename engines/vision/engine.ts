@@ -13,19 +13,21 @@
 import type { ActionName, Bounds } from "../../protocol/element.ts";
 import { DriverError } from "../../protocol/errors.ts";
 import { log } from "../../util/log.ts";
-import type {
-  ActOutcome,
-  AppInfo,
-  Availability,
-  Capture,
-  Engine,
-  EngineEvent,
-  EngineStats,
-  NodeRequest,
-  PixelInput,
-  RawNode,
-  ReadBudget,
-  WindowTree,
+import {
+  type ActOutcome,
+  type AppInfo,
+  type Availability,
+  type Capture,
+  type Engine,
+  type EngineEvent,
+  type EngineStats,
+  type InputGate,
+  type NodeRequest,
+  type PixelInput,
+  type RawNode,
+  type ReadBudget,
+  ungated,
+  type WindowTree,
 } from "../../model/engine.ts";
 import {
   captureScreen,
@@ -210,13 +212,18 @@ export class VisionEngine implements Engine {
     action: ActionName,
     value: string | undefined,
     signal: AbortSignal,
+    gate: InputGate = ungated,
   ): Promise<ActOutcome> {
     const display = this.#x11();
-    const now = windowBounds(display, this.#xid(window));
-    // The element was read at the window's old place; follow the window if it moved.
-    const then = this.#last.get(window)?.bounds ?? now;
-    const plan = pixelPlan(node, action, value, { dx: now.x - then.x, dy: now.y - then.y });
-    for (const input of plan) await sendInput(display, input, signal);
+    // Every vision action lands by screen position: the whole plan runs under the gate,
+    // the window's place read inside it so nothing moves it in between.
+    await gate(async () => {
+      const now = windowBounds(display, this.#xid(window));
+      // The element was read at the window's old place; follow the window if it moved.
+      const then = this.#last.get(window)?.bounds ?? now;
+      const plan = pixelPlan(node, action, value, { dx: now.x - then.x, dy: now.y - then.y });
+      for (const input of plan) await sendInput(display, input, signal);
+    });
     return { via: "pixel" };
   }
 
