@@ -177,9 +177,16 @@ export class LiveMap {
     return performance.now() - w.verifiedAt < this.#cfg.probe_ms * 1.5;
   }
 
-  /** The window's map brought up to date: from memory when fresh, else read again. */
+  /**
+   * The window's map brought up to date: from memory when fresh; for a window nothing is
+   * owed for but that no probe checked lately (an idle one is not probed in the
+   * background), from memory once the probe's two calls pass; else read again.
+   */
   async current(w: Watched, signal: AbortSignal): Promise<{ watched: Watched; cached: boolean }> {
     this.windows.use(w.window); // only callers ask for the current map
+    const checkable = !w.needsFull && w.pending.size === 0 && !w.degraded &&
+      !this.#subscribeError;
+    if (!this.isFresh(w) && checkable) await this.#probe(w);
     if (this.isFresh(w)) {
       if (!processAlive(w.pid)) {
         // Exited before its exit reached us as a signal: forget it, and say so.
@@ -244,6 +251,12 @@ export class LiveMap {
       const read =
         this.windows.record(target.window, { ...target, engine: engine.name }, tree, seen)
           .watched;
+      // The probe's baseline is what the app said right after this read, not what the next
+      // probe sees: a change made silently before that probe is caught too.
+      if (engine.notifies !== false) {
+        const baseline = await this.#probeCalls(read, signal).catch(() => undefined);
+        if (baseline) read.probe = { childCount: baseline[0], focused: baseline[1], seen };
+      }
       if (engine.notifies === false) read.degraded ??= `no_notifications_from_${engine.name}`;
       const muted = this.#following.mutedReason(target.app);
       if (muted !== undefined) read.degraded ??= muted;
@@ -337,33 +350,46 @@ export class LiveMap {
     await Promise.all(
       this.windows.all().map(async (w) => {
         if (now - w.used > this.#cfg.active_ms || w.degraded || w.needsFull) return;
-        const signal = AbortSignal.timeout(this.#cfg.app_timeout_ms);
-        try {
-          const engine = this.#engine(w.map.engine);
-          const seen = this.events.count(w.app);
-          const [childCount, focused] = await Promise.all([
-            engine.childCount(w.window, signal),
-            engine.focusedHandle(w.window, signal),
-          ]);
-          const before = w.probe;
-          w.probe = { childCount, focused, seen };
-          const silent = before && before.seen === seen && seen === w.seen;
-          if (silent && (before.childCount !== childCount || before.focused !== focused)) {
-            w.needsFull = true;
-            w.misses++;
-            if (w.misses >= 2) w.degraded = "probe_caught_unannounced_changes";
-            log("info", "probe caught a change no notification announced", {
-              window: w.window,
-              misses: w.misses,
-            });
-          } else if (!w.needsFull) {
-            w.verifiedAt = performance.now();
-          }
-        } catch (err) {
-          this.#forgetIfGone(w, err);
-        }
+        await this.#probe(w);
       }),
     );
+  }
+
+  /**
+   * Two cheap calls, the window's child count and the app's focus, compared with what they
+   * were when its map was read (the baseline {@link #walk} takes): a difference with no
+   * notification since is a change the map missed, and the window is read in full.
+   */
+  async #probe(w: Watched): Promise<void> {
+    const signal = AbortSignal.timeout(this.#cfg.app_timeout_ms);
+    try {
+      const seen = this.events.count(w.app);
+      const [childCount, focused] = await this.#probeCalls(w, signal);
+      const before = w.probe;
+      w.probe = { childCount, focused, seen };
+      const silent = before && before.seen === seen && seen === w.seen;
+      if (silent && (before.childCount !== childCount || before.focused !== focused)) {
+        w.needsFull = true;
+        w.misses++;
+        if (w.misses >= 2) w.degraded = "probe_caught_unannounced_changes";
+        log("info", "probe caught a change no notification announced", {
+          window: w.window,
+          misses: w.misses,
+        });
+      } else if (!w.needsFull) {
+        w.verifiedAt = performance.now();
+      }
+    } catch (err) {
+      this.#forgetIfGone(w, err);
+    }
+  }
+
+  #probeCalls(w: Watched, signal: AbortSignal): Promise<[number, string | null]> {
+    const engine = this.#engine(w.map.engine);
+    return Promise.all([
+      engine.childCount(w.window, signal),
+      engine.focusedHandle(w.window, signal),
+    ]);
   }
 
   /** Drops windows no caller used for `unwatch_ms` (counted from first sight if never). */

@@ -233,3 +233,40 @@ Deno.test("LiveMap: only callers' use keeps a window active; background patches 
     await live.close();
   }
 });
+
+Deno.test("LiveMap's probe compares with the map's read: a silent change right after it is caught", async () => {
+  const { engine, live } = setup({ probe_ms: 50, active_ms: 60_000 });
+  await live.start();
+  try {
+    const w = await live.refresh(target, signal());
+    live.windows.use(w.window);
+    engine.children = 3; // silently, before the first probe ran
+    const deadline = performance.now() + 3_000;
+    while (!w.needsFull && performance.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.equal(w.needsFull, true, "the first probe already differs from the read");
+  } finally {
+    await live.close();
+  }
+});
+
+Deno.test("LiveMap checks an idle window with the probe before answering it from memory", async () => {
+  const { engine, live } = setup({ probe_ms: 20, active_ms: 1 });
+  await live.start();
+  try {
+    const w = await live.refresh(target, signal());
+    await new Promise((r) => setTimeout(r, 60)); // idle: not probed in the background
+    const walks = engine.walks;
+    engine.children = 5; // changed silently while idle
+    const { cached } = await live.current(w, signal());
+    assert.equal(cached, false, "the check failed: read again");
+    assert.equal(engine.walks, walks + 1);
+    await new Promise((r) => setTimeout(r, 60));
+    const again = await live.current(w, signal());
+    assert.equal(again.cached, true, "checked and unchanged: from memory");
+    assert.equal(engine.walks, walks + 1, "no walk for a window the probe vouched for");
+  } finally {
+    await live.close();
+  }
+});

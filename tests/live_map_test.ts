@@ -273,3 +273,28 @@ Deno.test("an app that keeps posting is not patched forever: unused windows are 
     await pad.stop();
   }
 });
+
+Deno.test("an idle window is checked before it is answered from memory, and says cached", async () => {
+  const app = await calculator();
+  // Windows go idle 100 ms after a read: not probed in the background from then on.
+  const s = await session({}, { active_ms: 100, probe_ms: 200 });
+  try {
+    const r = await s.client.call("read_ui", { app: "gnome-calculator" });
+    let cached = false;
+    for (let i = 0; i < 50 && !cached; i++) {
+      cached = (await s.client.call("read_ui", { window: r.window })).cached;
+    }
+    assert.ok(cached, "the window settles into cached reads");
+    await new Promise((res) => setTimeout(res, 800)); // idle past the probe's reach
+    const before = (await s.client.call("hello")).live;
+    const idle = await s.client.call("read_ui", { window: r.window });
+    const after = (await s.client.call("hello")).live;
+    assert.ok(after.calls! > before.calls!, "the probe's calls ran before the answer");
+    assert.equal(after.walks, before.walks, "they vouched for the map: no walk");
+    assert.equal(idle.cached, true, "answered from memory, after the check");
+    assert.equal(idle.version, r.version);
+  } finally {
+    await s.close();
+    await app.stop();
+  }
+});
