@@ -76,6 +76,8 @@ export interface WindowInfo {
   role?: WindowRole;
   /** It blocks input to the rest of its app until closed (a modal dialog). */
   modal?: boolean;
+  /** The window of the same app this one belongs to (a dialog's main window), when known. */
+  parent?: string;
 }
 
 /** Kinds of top-level windows an agent tells apart. */

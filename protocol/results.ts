@@ -53,6 +53,8 @@ export const WindowInfo = z.strictObject({
   role: z.enum(["window", "dialog", "alert", "menu", "popup"]).optional(),
   /** It blocks input to the rest of its app until closed. */
   modal: z.boolean().optional(),
+  /** The window of the same app it belongs to (a dialog's main window), when known. */
+  parent: z.string().optional(),
 });
 
 /** `list_apps`. */

@@ -35,7 +35,22 @@ Deno.test("read_ui by app answers the dialog the app opened; list_apps says it i
     const dialog = windows.find((w) => w.window === read.window)!;
     assert.equal(dialog.role, "dialog");
     assert.equal(dialog.modal, true);
+    assert.equal(dialog.parent, main.window, "the dialog belongs to mousepad's main window");
     assert.equal(windows.find((w) => w.window === main.window)?.role, "window");
+    // X itself says whose the dialog is: WM_TRANSIENT_FOR names the main window.
+    const xdotool = (args: string[]) =>
+      new Deno.Command("xdotool", { args, stdout: "piped" }).output()
+        .then((o) => new TextDecoder().decode(o.stdout).trim());
+    const [mainX] = (await xdotool(["search", "--onlyvisible", "--name", "Mousepad$"])).split("\n");
+    const [dialogX] = (await xdotool(["search", "--onlyvisible", "--name", "^Open File$"])).split(
+      "\n",
+    );
+    const prop = await new Deno.Command("xprop", {
+      args: ["-id", dialogX!, "WM_TRANSIENT_FOR"],
+      stdout: "piped",
+    }).output();
+    const owner = /window id # (0x[0-9a-f]+)/.exec(new TextDecoder().decode(prop.stdout))?.[1];
+    assert.equal(Number(owner), Number(mainX), "xprop agrees");
   } finally {
     await s.close();
     await pad.stop();

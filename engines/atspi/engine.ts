@@ -23,9 +23,11 @@ import {
   ungated,
   type WindowTree,
 } from "../../model/engine.ts";
-import { captureScreen, sendInput, X11Display } from "../../platform/x11/mod.ts";
+import { captureScreen, sendInput, topLevelWindows, X11Display } from "../../platform/x11/mod.ts";
+import { log } from "../../util/log.ts";
 import { performAction } from "./act.ts";
 import { listApps, type WindowEntry } from "./apps.ts";
+import { addParents, hasOwnedWindows } from "./parents.ts";
 import { connectA11yBus } from "./bus.ts";
 import { AtspiClient, type CallLimits, handleOf, NULL_PATH, refOf } from "./client.ts";
 import { AtspiEvents, MUTE_MS } from "./events.ts";
@@ -117,11 +119,20 @@ export class AtspiEngine implements Engine {
 
   async listApps(signal: AbortSignal): Promise<AppInfo[]> {
     const client = await this.#connect();
-    return await listApps(
+    const apps = await listApps(
       client,
       { timeoutMs: Math.min(this.#timeoutMs, 1_000), signal },
       this.#windows,
     );
+    // Owners come from X, asked only when some window can have one.
+    if (hasOwnedWindows(apps)) {
+      try {
+        addParents(apps, topLevelWindows(this.#display()));
+      } catch (err) {
+        log("debug", "no window owners from X", { error: String(err) });
+      }
+    }
+    return apps;
   }
 
   /** The window entry for an id, listing apps again once when it is not known yet. */

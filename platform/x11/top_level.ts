@@ -23,6 +23,8 @@ export interface TopLevelWindow {
   className: string;
   /** `_NET_WM_PID`; 0 when the client did not set it (Xt apps don't). */
   pid: number;
+  /** `WM_TRANSIENT_FOR`: the window a dialog or popup belongs to, when it says. */
+  transientFor?: number;
 }
 
 const IS_VIEWABLE = 2;
@@ -42,6 +44,7 @@ export function topLevelWindows(display: X11Display): TopLevelWindow[] {
     wmName: atom("WM_NAME"),
     netName: atom("_NET_WM_NAME"),
     pid: atom("_NET_WM_PID"),
+    transientFor: atom("WM_TRANSIENT_FOR"),
   };
   const found: TopLevelWindow[] = [];
   const walk = (win: bigint, depth: number) => {
@@ -58,12 +61,15 @@ export function topLevelWindows(display: X11Display): TopLevelWindow[] {
         ? new TextDecoder().decode(net.bytes)
         : latin1(property(h, child, atoms.wmName)?.bytes ?? new Uint8Array());
       const pid = property(h, child, atoms.pid);
+      const owner = property(h, child, atoms.transientFor);
+      const transientFor = owner && longs(owner)[0];
       found.push({
         xid: Number(child),
         title,
         instance,
         className,
         pid: Number((pid && longs(pid)[0]) ?? 0n),
+        ...(transientFor ? { transientFor: Number(transientFor) } : {}),
       });
     }
   };
