@@ -4,7 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { byLabel, session } from "./support/client.ts";
-import { calculator, requireDesktop } from "./support/apps.ts";
+import { calculator, chromium, mousepad, requireDesktop } from "./support/apps.ts";
+import { oracleNodes } from "./support/oracle.ts";
 import { DriverClient } from "../rpc/client.ts";
 import { startDriver } from "./support/driver_process.ts";
 
@@ -139,4 +140,75 @@ Deno.test("read_ui and find of a tree app stay on its tree when vision measured 
     ["atspi", "atspi"],
   );
   await Deno.remove(dataDir, { recursive: true });
+});
+
+Deno.test("positional input of two callers on two windows never interleaves", async () => {
+  const pad = await mousepad();
+  const page = await Deno.makeTempFile({ suffix: ".html" });
+  await Deno.writeTextFile(
+    page,
+    `<!doctype html><title>Count 0</title>
+     <button style="position:fixed;left:300px;top:300px;width:160px;height:60px"
+       onclick="document.title = 'Count ' + (++window.n)">Count</button>
+     <script>window.n = 0</script><p>ready</p>`,
+  );
+  const web = await chromium(page, "Count 0", "ready");
+  // Short settles: each caller's next input follows at once, so the two overlap.
+  const s = await session({}, { no_reaction_ms: 20, settle_quiet_ms: 20 });
+  const other = await DriverClient.connect({ socket: s.proc.ready.socket! });
+  try {
+    const text = "alpha beta gamma delta epsilon";
+    let note = await s.client.call("read_ui", { app: "mousepad" });
+    const area = note.elements!.find((e) => e.role === "AXTextArea")!;
+    await s.client.call("act", {
+      window: note.window,
+      version: note.version,
+      id: area.id,
+      action: "type_text",
+      value: text,
+    });
+    note = await s.client.call("read_ui", { window: note.window });
+    const count = await other.call("read_ui", { app: "chromium" });
+    // Caller one drags across mousepad's first line, eight times: the button is held down
+    // for ~200 ms each time. Caller two presses the page's button eight times meanwhile;
+    // Chromium's press lands by position (a pixel click).
+    const y = Math.round(area.bounds.y + 12);
+    const drag = {
+      op: "pixel_drag" as const,
+      from: { x: area.bounds.x + 4, y },
+      to: { x: area.bounds.x + 200, y },
+    };
+    const dragging = s.client.call("run_batch", {
+      window: note.window,
+      version: note.version,
+      steps: Array.from({ length: 8 }, () => drag),
+    });
+    const vias: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const now = await other.call("read_ui", { window: count.window });
+      const pressed = await other.call("act", {
+        window: count.window,
+        version: now.version,
+        id: byLabel(now.elements!, "AXButton", "Count").id,
+        action: "press",
+      });
+      vias.push(pressed.via);
+    }
+    assert.equal((await dragging).ok, true);
+    assert.ok(vias.includes("pixel"), `presses went by ${vias}`);
+    // Read independently: every press reached the page, and the drags selected text.
+    const frames = (await oracleNodes(web.pid, 20, 0)).map((n) => n.name);
+    assert.ok(frames.some((f) => /^Count 8/.test(f)), JSON.stringify(frames));
+    const selected = (await oracleNodes(pad.pid)).find((n) => n.selected)?.selected ?? "";
+    assert.ok(
+      text.startsWith(selected) && selected.length > 3,
+      `selected ${JSON.stringify(selected)}`,
+    );
+  } finally {
+    await other.close();
+    await s.close();
+    await web.stop();
+    await pad.stop();
+    await Deno.remove(page);
+  }
 });

@@ -11,6 +11,7 @@ import { type X11Display, x11Handle, xtestFor } from "./display.ts";
 import { Keymap, ScratchKeys, type Stroke } from "./keymap.ts";
 import { keysymFor, parseKeys, textKeysyms } from "./keys.ts";
 import { delay, Presses } from "./presses.ts";
+import { pingAppAt } from "./ping.ts";
 
 /** Gap between the clicks of a multi-click: well inside every toolkit's double-click time. */
 const CLICK_GAP_MS = 40;
@@ -19,6 +20,8 @@ const DRAG_PAUSE_MS = 30;
 const DRAG_STEPS = 8;
 const BUTTONS = { left: 1, middle: 2, right: 3 } as const;
 const SHIFT_L = 0xffe1n;
+/** How long input waits for the app a press landed on to read its release. */
+const RELEASE_PING_MS = 2_000;
 
 /** Sends one input to the server and waits until it processed it. */
 export async function sendInput(
@@ -35,9 +38,11 @@ export async function sendInput(
         break;
       case "click":
         await click(io, input.x, input.y, BUTTONS[input.button], input.count, signal);
+        await released(display, input.x, input.y);
         break;
       case "drag":
         await drag(io, input.from, input.to, signal);
+        await released(display, input.from.x, input.from.y);
         break;
       case "scroll":
         scroll(display, io, input);
@@ -58,6 +63,17 @@ export async function sendInput(
   // Throws driver_unavailable ("closed") if the display was closed during the input.
   const { x11, dpy } = x11Handle(display);
   checkX(x11, dpy, `send ${input.kind} input`);
+}
+
+/**
+ * Waits until the app the press landed on has read the release (its toolkit answers a
+ * `_NET_WM_PING` sent after it): a toolkit that grabbed the pointer for a press (GTK's text
+ * selection) drops the grab only once it reads the release, and input sent elsewhere
+ * before that would go to it. At most {@link RELEASE_PING_MS}; apps that take no pings
+ * (Xt) are not waited for.
+ */
+async function released(display: X11Display, x: number, y: number): Promise<void> {
+  await pingAppAt(display, x, y, RELEASE_PING_MS).catch(() => "no_client");
 }
 
 async function click(

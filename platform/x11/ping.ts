@@ -42,14 +42,91 @@ let token = BigInt(Date.now() & 0x7fffffff);
  * stays free while an app is slow. Never throws for the app's sake: a vanished window or
  * an app that ignores pings is `no_client`.
  */
-export async function pingFocusedApp(display: X11Display, timeoutMs: number): Promise<PingResult> {
+export function pingFocusedApp(display: X11Display, timeoutMs: number): Promise<PingResult> {
+  return ping(display, timeoutMs, (h, pings) => {
+    const focus = new BigUint64Array(1);
+    h.x11.XGetInputFocus(h.dpy, focus, new Int32Array(1));
+    // 0 is None, 1 is PointerRoot: keys go to whatever is under the pointer.
+    return focus[0]! > 1n ? upFrom(h, focus[0]!, pings) : undefined;
+  });
+}
+
+/**
+ * Pings the app whose top-level window is at screen point `x`, `y` and waits up to
+ * `timeoutMs` for the answer: after a click or a drag that started there, an answer means
+ * the app has read the release and let go of any pointer grab it took, so the next input,
+ * elsewhere on screen, is not swallowed by that grab.
+ */
+export function pingAppAt(
+  display: X11Display,
+  x: number,
+  y: number,
+  timeoutMs: number,
+): Promise<PingResult> {
+  return ping(display, timeoutMs, (h, pings) => {
+    const child = new BigUint64Array(1);
+    const out = new Int32Array(2);
+    const found = h.x11.XTranslateCoordinates(
+      h.dpy,
+      h.root,
+      h.root,
+      Math.round(x),
+      Math.round(y),
+      out.subarray(0, 1),
+      out.subarray(1, 2),
+      child,
+    );
+    if (!found || child[0] === 0n) return undefined;
+    // Under a reparenting window manager the top level is a frame around the client.
+    return downFrom(h, child[0]!, pings, 2);
+  });
+}
+
+/** Which atoms mark a window that takes pings. */
+interface PingAtoms {
+  protocols: bigint;
+  ping: bigint;
+}
+
+function takesPings(h: X11Handle, win: bigint, atoms: PingAtoms): boolean {
+  const listed = property(h, win, atoms.protocols);
+  return listed !== undefined && longs(listed).includes(atoms.ping);
+}
+
+/** `win` or its nearest ancestor that takes pings (toolkits focus a child of their top level). */
+function upFrom(h: X11Handle, start: bigint, atoms: PingAtoms): bigint | undefined {
+  for (let win = start; win > 1n && win !== h.root;) {
+    if (takesPings(h, win, atoms)) return win;
+    const links = queryTree(h, win);
+    if (!links) return undefined;
+    win = links.parent;
+  }
+  return undefined;
+}
+
+/** `win` or a descendant at most `depth` levels down that takes pings. */
+function downFrom(h: X11Handle, win: bigint, atoms: PingAtoms, depth: number): bigint | undefined {
+  if (takesPings(h, win, atoms)) return win;
+  if (depth === 0) return undefined;
+  for (const child of queryTree(h, win)?.children ?? []) {
+    const found = downFrom(h, child, atoms, depth - 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+async function ping(
+  display: X11Display,
+  timeoutMs: number,
+  targetOf: (h: X11Handle, atoms: PingAtoms) => bigint | undefined,
+): Promise<PingResult> {
   using conn = X11Display.open(display.name);
   const h = x11Handle(conn);
   const atoms = {
     protocols: h.x11.XInternAtom(h.dpy, cString("WM_PROTOCOLS"), 0),
     ping: h.x11.XInternAtom(h.dpy, cString("_NET_WM_PING"), 0),
   };
-  const target = pingTarget(h, atoms.protocols, atoms.ping);
+  const target = targetOf(h, atoms);
   if (target === undefined) return "no_client";
   h.x11.XSelectInput(h.dpy, h.root, SUBSTRUCTURE_NOTIFY_MASK);
   // The selection must be in place before the app can answer.
@@ -75,24 +152,6 @@ export async function pingFocusedApp(display: X11Display, timeoutMs: number): Pr
     await new Promise((resolve) => setTimeout(resolve, pause));
   }
   return "timeout";
-}
-
-/**
- * The window to ping: the focus window or the nearest ancestor that lists `_NET_WM_PING`
- * in `WM_PROTOCOLS`. Toolkits often focus a child of their top level (GTK's focus window).
- */
-function pingTarget(h: X11Handle, protocols: bigint, ping: bigint): bigint | undefined {
-  const focus = new BigUint64Array(1);
-  h.x11.XGetInputFocus(h.dpy, focus, new Int32Array(1));
-  // 0 is None, 1 is PointerRoot: keys go to whatever is under the pointer.
-  for (let win = focus[0]!; win > 1n && win !== h.root;) {
-    const listed = property(h, win, protocols);
-    if (listed && longs(listed).includes(ping)) return win;
-    const links = queryTree(h, win);
-    if (!links) return undefined;
-    win = links.parent;
-  }
-  return undefined;
 }
 
 function isAnswer(view: DataView, root: bigint, ping: bigint, sent: bigint): boolean {

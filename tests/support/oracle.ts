@@ -16,6 +16,8 @@ export interface OracleNode {
   text?: string;
   /** Current value (Value interface), when the node has one. */
   value?: number;
+  /** The first selected range of its text, when some is selected. */
+  selected?: string;
 }
 
 const SCRIPT = `
@@ -30,6 +32,9 @@ def walk(node, depth):
     try:
         t = node.queryText()
         entry["text"] = t.getText(0, min(t.characterCount, 4096))
+        if t.getNSelections() > 0:
+            start, end = t.getSelection(0)
+            entry["selected"] = t.getText(start, end)
     except Exception:
         pass
     try:
