@@ -8,6 +8,10 @@ import { calculator, chromium, mousepad, requireDesktop } from "./support/apps.t
 import { oracleNodes } from "./support/oracle.ts";
 import { DriverClient } from "../rpc/client.ts";
 import { startDriver } from "./support/driver_process.ts";
+import { X11Display } from "../platform/x11/mod.ts";
+
+/** Button1Mask in an X pointer state. */
+const BUTTON1 = 1 << 8;
 
 requireDesktop();
 
@@ -184,7 +188,13 @@ Deno.test("positional input of two callers on two windows never interleaves", as
       steps: Array.from({ length: 8 }, () => drag),
     });
     const vias: string[] = [];
+    using x = X11Display.open();
     for (let i = 0; i < 8; i++) {
+      // Press while caller one's drag holds the button down, where the two would collide.
+      const deadline = Date.now() + 5_000;
+      while ((x.pointerPosition().mask & BUTTON1) === 0 && Date.now() < deadline) {
+        await new Promise((res) => setTimeout(res, 2));
+      }
       const now = await other.call("read_ui", { window: count.window });
       const pressed = await other.call("act", {
         window: count.window,

@@ -106,8 +106,8 @@ export class X11Display {
     return { width: x11.XDisplayWidth(dpy, screen), height: x11.XDisplayHeight(dpy, screen) };
   }
 
-  /** Where the pointer is now, in screen points. */
-  pointerPosition(): { x: number; y: number } {
+  /** Where the pointer is now, in screen points, and the buttons and modifiers held (`mask`). */
+  pointerPosition(): { x: number; y: number; mask: number } {
     const { x11, dpy, root } = this.#handle();
     const win = new BigUint64Array(2);
     const ints = new Int32Array(5);
@@ -123,7 +123,7 @@ export class X11Display {
       ints.subarray(4, 5),
     );
     checkStatus(ok, "query the pointer");
-    return { x: ints[0]!, y: ints[1]! };
+    return { x: ints[0]!, y: ints[1]!, mask: ints[4]! };
   }
 
   /** Waits until the server processed everything sent; throws recorded X errors. */
