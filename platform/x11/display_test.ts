@@ -37,7 +37,7 @@ Deno.test({
     const display = X11Display.open();
     assert.deepEqual(display.screenSize(), { width: 1280, height: 1024 });
     await run("xdotool", "mousemove", "321", "123");
-    assert.deepEqual(display.pointerPosition(), { x: 321, y: 123 });
+    assert.deepEqual(display.pointerPosition(), { x: 321, y: 123, mask: 0 });
     const root = await run("xwininfo", "-root");
     assert.match(root, new RegExp(`Window id: 0x${display.rootWindow.toString(16)} `));
     display.sync();
