@@ -32,7 +32,7 @@ Deno.test("findByCrop() finds a relabelled button by the crop its planned versio
   assert.equal(map.get(save.id), undefined, "a new name is a new id");
   const planned = map.cropAt(v1, save.id)!;
   assert.equal(planned.name, "Save");
-  const match = findByCrop(map, planned as typeof planned & { crop: string }, capture(10));
+  const match = findByCrop(map, planned, capture(10));
   assert.equal(match?.element.name, "Store");
   assert.equal(match?.node.handle, "save");
   assert.equal(match?.distance, 0);
@@ -44,7 +44,7 @@ Deno.test("findByCrop() finds nothing when no element of the role looks the same
   const save = map.elements.find((e) => e.name === "Save")!;
   map.rememberCrops(addCrops(map.elements, capture(10)));
   map.update(buildSnapshot(window("Store", "Other")));
-  const planned = map.cropAt(v1, save.id)! as ReturnType<typeof map.cropAt> & { crop: string };
+  const planned = map.cropAt(v1, save.id)!;
   // The bar moved off the button: its pixels are plain white now.
   assert.equal(findByCrop(map, planned, capture(150)), undefined);
 });

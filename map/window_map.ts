@@ -138,7 +138,7 @@ export class WindowMap {
   }
 
   /** The element `id` of `version` with its crop, when that version's crops were kept. */
-  cropAt(version: number, id: string): Element | undefined {
+  cropAt(version: number, id: string): (Element & { crop: string }) | undefined {
     const v = this.#versions[version - this.oldest];
     const crop = v?.crops?.get(id);
     const el = crop === undefined ? undefined : v!.elements.find((e) => e.id === id);

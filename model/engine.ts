@@ -186,7 +186,9 @@ export interface EngineEvent {
 export type InputGate = <T>(input: () => Promise<T>) => Promise<T>;
 
 /** Runs `input` with no gate. */
-export const ungated: InputGate = (input) => input();
+export function ungated<T>(input: () => Promise<T>): Promise<T> {
+  return input();
+}
 
 /** The engine contract. */
 export interface Engine {

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import type { z } from "zod";
-import type { Element } from "./element.ts";
 import { OPS } from "./ops.ts";
 import { LiveState, StepResult } from "./results.ts";
 import { assertIssueAt, DISPLAY, issues } from "./_testing.ts";

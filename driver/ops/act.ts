@@ -14,7 +14,6 @@ import type { Watched } from "../../live/windows.ts";
 import { pixelInputOf, type PixelStep } from "./input.ts";
 import { mapEngineOf } from "../engine_choice.ts";
 import type { Engine, InputGate, RawNode, WindowInfo } from "../../model/engine.ts";
-import type { Element } from "../../protocol/element.ts";
 
 type Settled = HandlerResultOf<"act">["settled"];
 
@@ -117,11 +116,7 @@ async function replayByCrop(
     ? w.map.cropAt(planned, id)
     : undefined;
   if (!then) throw err;
-  const match = findByCrop(
-    w.map,
-    then as Element & { crop: string },
-    await engine.capture(w.window, signal),
-  );
+  const match = findByCrop(w.map, then, await engine.capture(w.window, signal));
   if (!match) throw err;
   return match.node;
 }

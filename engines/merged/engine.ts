@@ -11,20 +11,20 @@
  */
 import type { ActionName } from "../../protocol/element.ts";
 import { DriverError } from "../../protocol/errors.ts";
-import {
-  type ActOutcome,
-  type AppInfo,
-  type Availability,
-  type Capture,
-  type Engine,
-  type EngineEvent,
-  type EngineStats,
-  type InputGate,
-  type NodeRequest,
-  type PixelInput,
-  type RawNode,
-  type ReadBudget,
-  type WindowTree,
+import type {
+  ActOutcome,
+  AppInfo,
+  Availability,
+  Capture,
+  Engine,
+  EngineEvent,
+  EngineStats,
+  InputGate,
+  NodeRequest,
+  PixelInput,
+  RawNode,
+  ReadBudget,
+  WindowTree,
 } from "../../model/engine.ts";
 import type { VisionEngine } from "../vision/engine.ts";
 import { nodesFrom } from "../vision/tree.ts";
