@@ -10,7 +10,15 @@ import { ActionName, Bounds } from "./element.ts";
 /** Per-call deadline every op accepts (code-style: every request carries a deadline). */
 const timeout = { timeout_ms: z.number().int().min(1).max(600_000).optional() };
 
-const Point = z.strictObject({ x: z.number(), y: z.number() });
+/**
+ * A screen coordinate: X (and the other OSes' virtual screens) address points with 16-bit
+ * signed numbers, so anything outside cannot mean a place on a screen, and past 2^31 it
+ * would not even reach the OS as the integer it asks for.
+ */
+const Coord = z.number().min(-32_767).max(32_767);
+/** Wheel steps of one `pixel_scroll`: a longer scroll is several calls, each cancellable. */
+const ScrollSteps = z.number().int().min(-1_000).max(1_000);
+const Point = z.strictObject({ x: Coord, y: Coord });
 const Version = z.number().int().min(0);
 const WindowId = z.string().min(1);
 
@@ -51,22 +59,22 @@ export const ActParams = z.strictObject({
 
 /** `pixel_click`. */
 export const PixelClickParams = z.strictObject({
-  x: z.number(),
-  y: z.number(),
+  x: Coord,
+  y: Coord,
   button: z.enum(["left", "right", "middle"]).optional(),
   count: z.number().int().min(1).max(3).optional(),
   ...timeout,
 });
 /** `pixel_move`. */
-export const PixelMoveParams = z.strictObject({ x: z.number(), y: z.number(), ...timeout });
+export const PixelMoveParams = z.strictObject({ x: Coord, y: Coord, ...timeout });
 /** `pixel_drag`. */
 export const PixelDragParams = z.strictObject({ from: Point, to: Point, ...timeout });
 /** `pixel_scroll`: dy > 0 scrolls down; `x, y` move the pointer first. */
 export const PixelScrollParams = z.strictObject({
-  dx: z.number().int(),
-  dy: z.number().int(),
-  x: z.number().optional(),
-  y: z.number().optional(),
+  dx: ScrollSteps,
+  dy: ScrollSteps,
+  x: Coord.optional(),
+  y: Coord.optional(),
   ...timeout,
 });
 /** `pixel_type_text`. */

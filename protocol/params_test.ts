@@ -356,11 +356,28 @@ Deno.test("params: pixel_scroll rejects fractional wheel steps", () => {
   assertIssueAt(OPS.pixel_scroll.params, { dx: 0, dy: -1.5 }, ["dy"]);
 });
 
-Deno.test("params: pixel_scroll accepts any safe-integer wheel steps", () => {
-  const steps = fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER });
+Deno.test("params: pixel_scroll accepts wheel steps from -1000 to 1000 and rejects more", () => {
+  const steps = fc.integer({ min: -1_000, max: 1_000 });
   fc.assert(
     fc.property(steps, steps, (dx, dy) => OPS.pixel_scroll.params.safeParse({ dx, dy }).success),
   );
+  // A flood of wheel events once stalled the accessibility bus (issue 22): bounded per call.
+  for (const dy of [1_001, -1_001, 1e5, 1e12]) {
+    assertIssueAt(OPS.pixel_scroll.params, { dx: 0, dy }, ["dy"]);
+  }
+});
+
+Deno.test("params: every pixel coordinate stays within a 16-bit screen, named by its field", () => {
+  for (const v of [1e308, -1e308, 1e12, 2 ** 31, 2 ** 53 + 1, 32_768, -32_768]) {
+    assertIssueAt(OPS.pixel_click.params, { x: v, y: 1 }, ["x"]);
+    assertIssueAt(OPS.pixel_move.params, { x: 1, y: v }, ["y"]);
+    assertIssueAt(OPS.pixel_scroll.params, { dx: 0, dy: 1, x: v }, ["x"]);
+    assertIssueAt(OPS.pixel_drag.params, { from: { x: v, y: 1 }, to: { x: 1, y: 1 } }, [
+      "from",
+      "x",
+    ]);
+  }
+  assertAccepts(OPS.pixel_click.params, { x: 32_767, y: -32_767 });
 });
 
 Deno.test("params: pixel_scroll rejects a non-numeric x or y", () => {
