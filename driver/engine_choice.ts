@@ -65,14 +65,12 @@ export function pickEngine(
     return { engine: undefined, reason: "meta", app, window };
   }
   if (!core.routable) return { engine: undefined, reason: "unavailable", app, window };
+  const capable = core.router.capable(op);
   const mapEngine = watched?.map.engine;
-  if (
-    mapEngine !== undefined && core.available(mapEngine) &&
-    core.router.capable(op).includes(mapEngine)
-  ) {
+  if (mapEngine !== undefined && core.available(mapEngine) && capable.includes(mapEngine)) {
     return { engine: mapEngine, reason: "map", app, window };
   }
-  const trees = core.router.capable(op).filter((e) => !fromPixels(e));
+  const trees = capable.filter((e) => !fromPixels(e));
   const among = ELEMENT_READS.has(op) && trees.length > 0 ? trees : undefined;
   const d = core.router.decide({ op, kind, app, ...(among ? { among } : {}) });
   return { engine: d.engine, reason: d.reason, app, window };

@@ -253,11 +253,12 @@ export class LiveMap {
           .watched;
       // The probe's baseline is what the app said right after this read, not what the next
       // probe sees: a change made silently before that probe is caught too.
-      if (engine.notifies !== false) {
+      if (engine.notifies === false) {
+        read.degraded ??= `no_notifications_from_${engine.name}`;
+      } else {
         const baseline = await this.#probeCalls(read, signal).catch(() => undefined);
         if (baseline) read.probe = { childCount: baseline[0], focused: baseline[1], seen };
       }
-      if (engine.notifies === false) read.degraded ??= `no_notifications_from_${engine.name}`;
       const muted = this.#following.mutedReason(target.app);
       if (muted !== undefined) read.degraded ??= muted;
       return read;

@@ -47,6 +47,11 @@ async function syncAndCheck(
  */
 const ANSWER_MS = 250;
 
+/** What the request has left before it must answer, in ms (negative when late). */
+function timeLeft(ctx: CallContext): number {
+  return ctx.deadline - performance.now() - ANSWER_MS;
+}
+
 /**
  * Runs one element action or pixel step and waits for the app to settle: until it is
  * quiet, until `settle_max_ms` (`busy`), or until just before the request's deadline
@@ -80,18 +85,17 @@ async function runStep(
     via = (await engine.act(w.window, node, step.action, step.value, signal, gate)).via;
   }
   const t0 = performance.now();
-  const left = () => ctx.deadline - performance.now() - ANSWER_MS;
   const settled = await core.live.events.settle(
     w.app,
     before,
     core.config.settle_quiet_ms,
     core.config.no_reaction_ms,
-    Math.max(0, Math.min(core.config.settle_max_ms, left())),
+    Math.max(0, Math.min(core.config.settle_max_ms, timeLeft(ctx))),
     signal,
   );
   const settleMs = elapsed(t0);
   const reacted = core.live.events.count(w.app) > before;
-  const reading = AbortSignal.any([signal, AbortSignal.timeout(Math.max(1, left()))]);
+  const reading = AbortSignal.any([signal, AbortSignal.timeout(Math.max(1, timeLeft(ctx)))]);
   const watched = await core.live.refresh(w, reading).catch((err) => {
     if (!reading.aborted) throw err;
     return w; // out of time: the map as it stands, with what was done
@@ -156,8 +160,7 @@ export async function act(
  * brought up), listed with what time the request has left; none when that runs out.
  */
 async function openedBy(core: DriverCore, w: Watched, ctx: CallContext): Promise<WindowInfo[]> {
-  const left = Math.max(1, ctx.deadline - performance.now() - ANSWER_MS);
-  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(left)]);
+  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(1, timeLeft(ctx)))]);
   try {
     const apps = await mapEngineOf(core, w, false).listApps(signal);
     const app = apps.find((a) => a.app === w.app);
@@ -182,7 +185,7 @@ export async function runBatch(
   let failed = false;
   for (const step of p.steps) {
     // Out of time: what was done is answered, the rest is not started.
-    const late = ctx.deadline - performance.now() <= ANSWER_MS;
+    const late = timeLeft(ctx) <= 0;
     if ((failed && stopOnError) || late) {
       failed ||= late;
       results.push({ ok: false, skipped: true, ms: 0 });

@@ -25,7 +25,8 @@ function watchedApp(
   fresh: boolean,
 ): Watched | undefined {
   if (app === undefined) return undefined;
-  const all = core.live.windows.all().sort((a, b) => b.used - a.used); // most recent first
+  // Most recently used first; never-used windows (-Infinity) compare equal, not NaN.
+  const all = core.live.windows.all().sort((a, b) => (b.used - a.used) || 0);
   const w = typeof app === "number"
     ? all.find((w) => w.pid === app)
     : all.find((w) => w.appName.toLowerCase() === app.toLowerCase());
