@@ -34,7 +34,26 @@ TEXT_ROLES = {
     pyatspi.ROLE_COMBO_BOX,
     pyatspi.ROLE_EDITBAR,
     pyatspi.ROLE_AUTOCOMPLETE,
+    pyatspi.ROLE_PARAGRAPH,
+    pyatspi.ROLE_HEADING,
+    pyatspi.ROLE_LABEL,
+    pyatspi.ROLE_STATIC,
+    pyatspi.ROLE_CAPTION,
+    pyatspi.ROLE_TABLE_CELL,
+    pyatspi.ROLE_LIST_ITEM,
+    pyatspi.ROLE_TREE_ITEM,
+    pyatspi.ROLE_BLOCK_QUOTE,
+    pyatspi.ROLE_SECTION,
+    pyatspi.ROLE_LINK,
+    pyatspi.ROLE_PANEL,
+    pyatspi.ROLE_FORM,
+    pyatspi.ROLE_ARTICLE,
+    pyatspi.ROLE_LANDMARK,
+    pyatspi.ROLE_DOCUMENT_WEB,
 }
+# Children lists longer than this, and containers that manage their descendants (a
+# spreadsheet's sheet), are not walked: a screen reader does not walk them either.
+MAX_CHILDREN = 1_000
 MAX_TEXT = 10_000
 MAX_NODES = 5_000
 
@@ -62,7 +81,10 @@ def children_with_states(node):
     """Children with their state sets, by index (iterating an Accessible in pyatspi asks
     the child count again for every child, which would be an extra round trip each)."""
     out = []
-    for i in range(node.childCount):
+    count = node.childCount
+    if count > MAX_CHILDREN:
+        return out
+    for i in range(count):
         try:
             child = node.getChildAtIndex(i)
             if child is not None:
@@ -83,7 +105,8 @@ def read_node(node, states):
         pass
     if role in TEXT_ROLES:
         try:
-            out["value"] = node.queryText().getText(0, -1)[:MAX_TEXT]
+            text = node.queryText()
+            out["value"] = text.getText(0, min(text.characterCount, MAX_TEXT))
         except NotImplementedError:
             pass
     return out
@@ -101,6 +124,8 @@ def walk(window):
         nonlocal count
         count += 1
         raw = read_node(node, states)
+        if states.contains(pyatspi.STATE_MANAGES_DESCENDANTS):
+            return raw
         for child, child_states in kids if kids is not None else children_with_states(node):
             if count >= MAX_NODES:
                 break

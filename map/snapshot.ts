@@ -21,7 +21,7 @@ export interface Snapshot {
  *
  * Bounds and actions are copied so that an engine reusing its objects between reads
  * can't alter elements already stored in a map version. `value`, `parent` and
- * `unread` are left out, not set to `undefined`, when absent.
+ * `unread`, `truncated` and `table` are left out, not set to `undefined`, when absent.
  *
  * @param node The engine's node.
  * @param id Its id (see `ids.ts`).
@@ -37,6 +37,8 @@ export function toElement(node: RawNode, id: string, parent: string | undefined)
     : { id, role, name, value: node.value, bounds, enabled, focused, actions };
   if (parent !== undefined) el.parent = parent;
   if (node.unread !== undefined) el.unread = node.unread;
+  if (node.truncated) el.truncated = true;
+  if (node.table !== undefined) el.table = { ...node.table };
   return el;
 }
 

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { ActionName, Bounds } from "../protocol/element.ts";
+import type { ActionName, Bounds, TableRange } from "../protocol/element.ts";
 
 /** One accessible node as an engine read it, before the map gives it an id. */
 export interface RawNode {
@@ -38,6 +38,10 @@ export interface RawNode {
    * {@link Engine.childCounts} to catch rows added without a notification.
    */
   childCount?: number;
+  /** `value` was cut at the engine's text limit. */
+  truncated?: boolean;
+  /** A table read by its visible range: its size and which cells `children` holds. */
+  table?: TableRange;
 }
 
 /** How much of a node a patch reads again. */

@@ -31,6 +31,22 @@ export const ActionName = z.enum([
 /** The actions an element may offer. */
 export type ActionName = z.infer<typeof ActionName>;
 
+/**
+ * A table read by its visible range (a spreadsheet's sheet, a tree view of many rows): its
+ * size, and the rows and columns whose cells the map holds (0-based, inclusive; -1 when
+ * none). Cells outside it exist but are not read.
+ */
+export const TableRange = z.strictObject({
+  rows: z.number().int().nonnegative(),
+  columns: z.number().int().nonnegative(),
+  first_row: z.number().int().nonnegative(),
+  first_column: z.number().int().nonnegative(),
+  last_row: z.number().int().min(-1),
+  last_column: z.number().int().min(-1),
+});
+/** A table's size and the range of its cells a read holds. */
+export type TableRange = z.infer<typeof TableRange>;
+
 /** One element of a window's map, as callers see it. */
 export const Element = z.object({
   id: z.string(),
@@ -49,6 +65,10 @@ export const Element = z.object({
    * name is worse than none, so an unsure reading is left out and said here.
    */
   unread: z.string().optional(),
+  /** `value` was cut at the driver's text limit (`MAX_TEXT_CHARS`, 10,000 characters). */
+  truncated: z.literal(true).optional(),
+  /** For a table read by its visible range: its size and the range read. */
+  table: TableRange.optional(),
 });
 /** One element of a window's map, as callers see it. */
 export type Element = z.infer<typeof Element>;

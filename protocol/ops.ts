@@ -78,7 +78,7 @@ export const OPS = {
     params: P.FindParams,
     result: R.FindResult,
     kind: "read",
-    summary: "Elements of a window matching role, name, name_contains or value.",
+    summary: "Elements of a window matching role, name, value, name_contains or text_contains.",
   }),
   screenshot: op({
     params: P.ScreenshotParams,

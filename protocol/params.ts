@@ -146,7 +146,12 @@ export const VerifyParams = z.strictObject({
 /** `find`. */
 export const FindParams = z.strictObject({
   window: WindowId,
-  query: z.strictObject({ ...Query, name_contains: z.string().optional() }),
+  query: z.strictObject({
+    ...Query,
+    name_contains: z.string().optional(),
+    /** Case-insensitive, in the name or the value: a page's message, a cell's contents. */
+    text_contains: z.string().optional(),
+  }),
   ...timeout,
 });
 

@@ -22,6 +22,12 @@ export function matches(el: Element, q: Query): boolean {
   ) {
     return false;
   }
+  if (q.text_contains !== undefined) {
+    const needle = q.text_contains.toLowerCase();
+    if (!el.name.toLowerCase().includes(needle) && !el.value?.toLowerCase().includes(needle)) {
+      return false;
+    }
+  }
   return true;
 }
 

@@ -6,8 +6,9 @@
  * a widget's children on their first `GetChildren`. So the read asks `GetItems`, calls
  * `GetChildren` only on visible nodes whose known children fall short of their child
  * count, and asks `GetItems` again, until nothing is missing (one round per unexplored
- * level; a re-read of a known window is one call). Toolkits without a cache (GTK 3 via
- * atk-bridge, Qt) are walked level by level with every node of a level asked at once.
+ * level; a re-read of a known window is one call). Toolkits without a cache, or whose
+ * cache lacks the window (GTK 3 via atk-bridge, Qt, LibreOffice), are walked directly
+ * (walk.ts), never asking for an unbounded child list.
  *
  * @module
  */
@@ -16,6 +17,10 @@ import { STATE, StateSet } from "./states.ts";
 import { atspiRoleName } from "./roles.ts";
 import { mapLimit } from "../../util/pool.ts";
 import { DriverError } from "../../protocol/errors.ts";
+import type { TableRange } from "../../protocol/element.ts";
+import { isManager, skeletonByWalk, stripIfaces } from "./walk.ts";
+
+export { skeletonByWalk };
 
 /** One node of the skeleton. */
 export interface SkeletonNode {
@@ -33,14 +38,12 @@ export interface SkeletonNode {
   children: string[];
   /** The app's own child count (may exceed `children` before they are exposed). */
   childCount: number;
+  /** For a table read by its visible range: its size and the range in `children`. */
+  table?: TableRange;
 }
 
 /** The skeleton of a whole app, by object path. */
 export type Skeleton = Map<string, SkeletonNode>;
-
-const PREFIX = "org.a11y.atspi.";
-const strip = (ifaces: readonly string[]) =>
-  new Set(ifaces.map((i) => (i.startsWith(PREFIX) ? i.slice(PREFIX.length) : i)));
 
 type CacheItem = [
   [string, string],
@@ -85,7 +88,7 @@ export async function skeletonFromCache(
       role,
       name,
       states: new StateSet(states),
-      ifaces: strip(ifaces),
+      ifaces: stripIfaces(ifaces),
       children: [],
       childCount,
     });
@@ -105,54 +108,6 @@ export async function skeletonFromCache(
   return nodes;
 }
 
-/**
- * Walks from `root` asking every node of a level at once, for toolkits without a cache.
- * Stops adding nodes after `max`; non-showing subtrees are not descended.
- */
-export async function skeletonByWalk(
-  client: AtspiClient,
-  root: Ref,
-  limits: CallLimits,
-  max: number,
-  shown: number = STATE.SHOWING,
-): Promise<Skeleton> {
-  const nodes: Skeleton = new Map();
-  let level: Ref[] = [root];
-  while (level.length > 0 && nodes.size < max) {
-    const read = await Promise.all(
-      level.slice(0, max - nodes.size).map(async (ref) => {
-        // All five at once: a level costs one round trip instead of two.
-        const [role, state, name, ifaces, all] = await Promise.all([
-          client.call(ref, "Accessible", "GetRole", limits),
-          client.call(ref, "Accessible", "GetState", limits),
-          client.prop(ref, "Accessible", "Name", limits),
-          client.call(ref, "Accessible", "GetInterfaces", limits),
-          client.children(ref, limits),
-        ]);
-        const states = new StateSet(state[0] as number[]);
-        const showing = ref === root || states.has(shown);
-        const kids = showing ? all.filter((k) => k.bus === ref.bus) : [];
-        const node: SkeletonNode = {
-          ref,
-          role: Number(role[0]),
-          name: String(name ?? ""),
-          states,
-          ifaces: strip(ifaces[0] as string[]),
-          children: kids.map((k) => k.path),
-          childCount: kids.length,
-        };
-        return { node, kids };
-      }),
-    );
-    level = [];
-    for (const { node, kids } of read) {
-      nodes.set(node.ref.path, node);
-      level.push(...kids.filter((k) => k.bus === node.ref.bus && !nodes.has(k.path)));
-    }
-  }
-  return nodes;
-}
-
 /** Most rounds of exposing children before the read settles for what it has. */
 const MAX_ROUNDS = 64;
 
@@ -164,7 +119,8 @@ export async function readSkeleton(
   max: number,
 ): Promise<Skeleton> {
   let skeleton = await skeletonFromCache(client, root.bus, limits);
-  if (!skeleton) return await skeletonByWalk(client, root, limits, max);
+  // Qt answers the cache call with an empty list: a cache without the window is no cache.
+  if (!skeleton?.has(root.path)) return await skeletonByWalk(client, root, limits, max);
   const asked = new Map<string, Ref[]>();
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const missing = unexposed(skeleton, root, max);
@@ -176,6 +132,13 @@ export async function readSkeleton(
     // Some children are filed under other parents in the cache (GTK 3 popovers), and some
     // are never cached at all: when a round exposes nothing new, more rounds will not.
     if (skeleton.size <= before) break;
+  }
+  // LibreOffice's cache keeps entries of objects it has since replaced, filed under parents
+  // that no longer exist: when even the window's own children are still missing after the
+  // rounds, the cache is not this window's tree and the window is walked.
+  const top = skeleton.get(root.path);
+  if (!top || top.children.length < top.childCount) {
+    return await skeletonByWalk(client, root, limits, max);
   }
   await walkUncached(client, skeleton, root, limits, max);
   await walkMissing(client, skeleton, root, asked, limits, max);
@@ -222,8 +185,8 @@ async function walkMissing(
 
 /**
  * Nodes that manage their descendants (tables, big lists) keep their children out of the
- * cache and report a child count of -1 there: their children are walked directly and
- * merged in, so a table's cells are read like any other node.
+ * cache and report a child count of -1 there: they are walked directly, which reads only
+ * their visible range (managed.ts), and merged in.
  */
 async function walkUncached(
   client: AtspiClient,
@@ -240,7 +203,7 @@ async function walkUncached(
     const node = skeleton.get(stack.pop()!);
     if (!node || reachable.has(node.ref.path)) continue;
     reachable.add(node.ref.path);
-    if (node.childCount < 0 || node.states.has(STATE.MANAGES_DESCENDANTS)) managers.push(node);
+    if (isManager(node)) managers.push(node);
     for (const c of node.children) {
       if (skeleton.get(c)?.states.has(shown)) stack.push(c);
     }
@@ -271,7 +234,8 @@ export function unexposed(skeleton: Skeleton, root: Ref, max: number): Ref[] {
     const node = seen.has(path) ? undefined : skeleton.get(path);
     if (!node) continue;
     seen.add(path);
-    if (node.children.length < node.childCount) out.push(node.ref);
+    // A manager's children are never listed; walkUncached reads its visible range.
+    if (node.children.length < node.childCount && !isManager(node)) out.push(node.ref);
     for (const c of node.children) {
       const child = seen.has(c) ? undefined : skeleton.get(c);
       if (child && child.states.has(shown)) stack.push(c);

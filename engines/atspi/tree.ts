@@ -7,7 +7,7 @@
  */
 import type { ActionName } from "../../protocol/element.ts";
 import type { RawNode } from "../../model/engine.ts";
-import { type AtspiClient, type CallLimits, handleOf } from "./client.ts";
+import { type AtspiClient, type CallLimits, handleOf, type Ref } from "./client.ts";
 import { atspiRoleName, axRole } from "./roles.ts";
 import { type Skeleton, type SkeletonNode, visibilityState } from "./skeleton.ts";
 import { STATE } from "./states.ts";
@@ -15,10 +15,15 @@ import { mapLimit } from "../../util/pool.ts";
 
 /** Pending replies per app at once; stays under the bus's per-connection reply limit. */
 const PIPELINE = 64;
-/** Longest text read into `value`; longer documents are cut (agents page with find). */
-const MAX_TEXT = 10_000;
+/**
+ * Longest text read into `value`; a longer one is cut there and marked `truncated`. Only
+ * that much is ever asked for: the count comes first (Gecko answers nothing, not a clamped
+ * text, for a range past the end).
+ */
+export const MAX_TEXT_CHARS = 10_000;
 
-const TEXT_ROLES = new Set([
+/** Roles whose text is their value as typed, kept verbatim (even when empty). */
+const EDITABLE_VALUE = new Set([
   "text",
   "entry",
   "terminal",
@@ -28,6 +33,51 @@ const TEXT_ROLES = new Set([
   "editbar",
   "autocomplete",
 ]);
+
+/**
+ * Roles whose Text interface holds what they show, read into `value`. Gecko and
+ * LibreOffice put a paragraph's words in its text, not its name; a spreadsheet cell is
+ * named by its address and holds its value as text; a web container's text is its own
+ * inline words, each child element in it only a mark (so no text is read twice).
+ */
+const TEXT_ROLES = new Set([
+  ...EDITABLE_VALUE,
+  "paragraph",
+  "heading",
+  "label",
+  "static",
+  "caption",
+  "table_cell",
+  "list_item",
+  "tree_item",
+  "block_quote",
+  "section",
+  "link",
+  // Web containers (hypertext): their own inline text, with their children as marks.
+  "panel",
+  "form",
+  "article",
+  "landmark",
+  "document_web",
+]);
+
+/**
+ * Roles whose Value interface is what they show. LibreOffice gives every menu a Value of
+ * 0, which would only be noise in the map.
+ */
+const VALUE_ROLES = new Set([
+  "scroll_bar",
+  "slider",
+  "spin_button",
+  "progress_bar",
+  "level_bar",
+  "dial",
+  "split_pane",
+  "separator",
+]);
+
+/** Gecko and Chromium mark an embedded child inside a text with this character. */
+const EMBEDDED = /\uFFFC/g;
 
 /** The kept nodes of a window in document order, with parent links. */
 interface Kept {
@@ -105,6 +155,7 @@ function shell(node: SkeletonNode): RawNode {
     children: [],
     // -1: a manager that keeps its children out of the cache; its count means nothing.
     ...(node.childCount >= 0 ? { childCount: node.childCount } : {}),
+    ...(node.table ? { table: node.table } : {}),
   };
 }
 
@@ -123,6 +174,30 @@ export function actionsOf(node: SkeletonNode): ActionName[] {
   if (s.has(STATE.HAS_POPUP)) out.push("show_menu");
   if (s.has(STATE.SELECTABLE) && node.ifaces.has("Component")) out.push("scroll_into_view");
   return out;
+}
+
+/** Reads the node's text, at most {@link MAX_TEXT_CHARS}, into `raw.value`. */
+async function readText(
+  client: AtspiClient,
+  ref: Ref,
+  limits: CallLimits,
+  role: string,
+  raw: RawNode,
+): Promise<void> {
+  const count = Number(await client.prop(ref, "Text", "CharacterCount", limits));
+  const end = Math.min(Math.max(count, 0), MAX_TEXT_CHARS);
+  const [t] = end > 0 ? await client.call(ref, "Text", "GetText", limits, "ii", [0, end]) : [""];
+  const text = String(t ?? "");
+  if (EDITABLE_VALUE.has(role)) {
+    raw.value = text;
+  } else {
+    // Static content: its words without the marks of embedded children, and only when
+    // they say more than the name already does.
+    const words = text.replace(EMBEDDED, " ").replace(/\s+/g, " ").trim();
+    if (words === "" || words === raw.name) return;
+    raw.value = words;
+  }
+  if (count > MAX_TEXT_CHARS) raw.truncated = true;
 }
 
 async function enrich(client: AtspiClient, { node, raw }: Kept, limits: CallLimits): Promise<void> {
@@ -149,13 +224,8 @@ async function enrich(client: AtspiClient, { node, raw }: Kept, limits: CallLimi
   }
   // Password fields never have their text read.
   if (node.ifaces.has("Text") && TEXT_ROLES.has(role) && role !== "password_text") {
-    jobs.push(
-      client.call(ref, "Text", "GetText", limits, "ii", [0, -1]).then(([t]) => {
-        const text = String(t ?? "");
-        raw.value = text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) : text;
-      }),
-    );
-  } else if (node.ifaces.has("Value")) {
+    jobs.push(readText(client, ref, limits, role, raw));
+  } else if (node.ifaces.has("Value") && VALUE_ROLES.has(role)) {
     jobs.push(
       client.prop(ref, "Value", "CurrentValue", limits).then((v) => {
         if (typeof v === "number") raw.value = String(Math.round(v * 1e6) / 1e6);

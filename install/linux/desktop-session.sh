@@ -69,8 +69,10 @@ start() {
   : > "$STATE/pids"
   # -displayfd: Xvfb picks a free display itself and writes its number once it is ready,
   # so two sessions starting at once can never share (and later kill) one server.
+  # -noreset: a real desktop always has a client connected; without one Xvfb resets when
+  # its last client leaves and drops the root window's properties (AT_SPI_BUS below).
   : > "$STATE/display"
-  Xvfb -displayfd 3 -screen 0 1280x1024x24 -nolisten tcp 3>"$STATE/display" >"$STATE/xvfb.log" 2>&1 &
+  Xvfb -displayfd 3 -screen 0 1280x1024x24 -nolisten tcp -noreset 3>"$STATE/display" >"$STATE/xvfb.log" 2>&1 &
   echo $! >> "$STATE/pids"
   wait_for 10 grep -q . "$STATE/display" || die "Xvfb did not start; see $STATE/xvfb.log"
   export DISPLAY=":$(head -n1 "$STATE/display" | tr -d '[:space:]')"
@@ -89,6 +91,7 @@ start() {
 
   export XDG_RUNTIME_DIR="$STATE/runtime"; mkdir -p "$XDG_RUNTIME_DIR"; chmod 700 "$XDG_RUNTIME_DIR"
   export GTK_MODULES=gail:atk-bridge ACCESSIBILITY_ENABLED=1 GNOME_ACCESSIBILITY=1 QT_ACCESSIBILITY=1
+  export QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 SAL_USE_VCLPLUGIN=gtk3
   export GDK_BACKEND=x11 NO_AT_BRIDGE=0 GSETTINGS_BACKEND=memory
   unset NO_AT_BRIDGE
 
@@ -98,12 +101,20 @@ start() {
     || die "the accessibility bus did not come up; see $STATE/a11y.log"
   /usr/libexec/at-spi2-registryd --use-gnome-session=false >"$STATE/registryd.log" 2>&1 &
   echo $! >> "$STATE/pids"
+  # Qt 5 finds the accessibility bus by the root window's AT_SPI_BUS property, which a
+  # desktop's bus launcher sets; without it Qt races its own session-bus lookup and often
+  # never registers (its tree stays off the bus). Set it as a desktop would.
+  local a11y; a11y=$(dbus-send --session --print-reply=literal --dest=org.a11y.Bus /org/a11y/bus \
+    org.a11y.Bus.GetAddress | tr -d '[:space:]')
+  xprop -display "$DISPLAY" -root -f AT_SPI_BUS 8s -set AT_SPI_BUS "$a11y" \
+    || die "could not publish the accessibility bus address on the root window"
 
   cat > "$STATE/env" <<ENV
 export DISPLAY='$DISPLAY'
 export DBUS_SESSION_BUS_ADDRESS='$DBUS_SESSION_BUS_ADDRESS'
 export XDG_RUNTIME_DIR='$XDG_RUNTIME_DIR'
 export GTK_MODULES='$GTK_MODULES' ACCESSIBILITY_ENABLED=1 GNOME_ACCESSIBILITY=1 QT_ACCESSIBILITY=1
+export QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 SAL_USE_VCLPLUGIN=gtk3
 export GDK_BACKEND=x11 GSETTINGS_BACKEND=memory
 unset NO_AT_BRIDGE
 ENV

@@ -58,22 +58,77 @@ export async function waitForAccessible(pid: number, timeoutMs = 20_000): Promis
   }
 }
 
-/** Starts `cmd args` and waits for a window titled `window`, on screen and on the bus. */
-export async function startApp(cmd: string, args: string[], window: string): Promise<App> {
+/** SIGTERM to process `pid`, SIGKILL when it is still there 3 s later. */
+async function stopPid(pid: number): Promise<void> {
+  // A zombie (exited, not yet reaped by its launcher) counts as gone.
+  const alive = () =>
+    Deno.readTextFile(`/proc/${pid}/stat`).then(
+      (stat) => stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z",
+      () => false,
+    );
+  try {
+    Deno.kill(pid, "SIGTERM");
+  } catch {
+    return;
+  }
+  const deadline = Date.now() + 3_000;
+  while (Date.now() < deadline && await alive()) await new Promise((r) => setTimeout(r, 50));
+  try {
+    if (await alive()) Deno.kill(pid, "SIGKILL");
+  } catch { /* gone */ }
+}
+
+/** The pid of the first child of `parent` running `comm`, once there is one. */
+export async function childNamed(
+  parent: number,
+  comm: string,
+  timeoutMs = 20_000,
+): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for await (const e of Deno.readDir("/proc")) {
+      if (!/^\d+$/.test(e.name)) continue;
+      const stat = await Deno.readTextFile(`/proc/${e.name}/stat`).catch(() => "");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (name === comm && ppid === parent) return Number(e.name);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`No child "${comm}" of process ${parent} in ${timeoutMs} ms`);
+}
+
+/**
+ * Starts `cmd args` and waits for a window titled `window`, on screen and on the bus.
+ * `busPid` names the process that is on the bus when it is not the one started (a
+ * launcher's child); the app's pid is then that one's.
+ */
+export async function startApp(
+  cmd: string,
+  args: string[],
+  window: string,
+  busPid: (launcher: number) => Promise<number> = (pid) => Promise.resolve(pid),
+): Promise<App> {
   requireDesktop();
   const child = new Deno.Command(cmd, { args, stdin: "null", stdout: "null", stderr: "null" })
     .spawn();
+  let pid = child.pid;
   try {
     await waitForWindow(window);
-    await waitForAccessible(child.pid);
+    pid = await busPid(child.pid);
+    await waitForAccessible(pid);
   } catch (err) {
-    child.kill("SIGKILL");
+    try {
+      child.kill("SIGKILL");
+    } catch { /* gone */ }
     await child.status;
     throw err;
   }
   return {
-    pid: child.pid,
+    pid,
     async stop() {
+      // The app a launcher started goes first: the launcher may not pass the signal on.
+      if (pid !== child.pid) await stopPid(pid);
       try {
         child.kill("SIGTERM");
       } catch {
@@ -121,9 +176,15 @@ export async function xdotoolClick(x: number, y: number): Promise<void> {
 
 /**
  * Chromium on a local page titled `title`, with its accessibility tree on; ready once the
- * page's last element (named or showing `last`) is on the bus.
+ * page's last element (named or showing `last`) is on the bus. With `appMode`, the page is
+ * an app window (`--app`: no tabs, no toolbar), as an Electron app shows.
  */
-export async function chromium(page: string, title: string, last: string): Promise<App> {
+export async function chromium(
+  page: string,
+  title: string,
+  last: string,
+  appMode = false,
+): Promise<App> {
   const profile = await Deno.makeTempDir({ prefix: "allternit-chromium-" });
   const app = await startApp("chromium", [
     "--no-sandbox",
@@ -136,7 +197,7 @@ export async function chromium(page: string, title: string, last: string): Promi
     "--disable-dev-shm-usage",
     `--user-data-dir=${profile}`,
     "--window-size=900,700",
-    `file://${page}`,
+    appMode ? `--app=file://${page}` : `file://${page}`,
   ], title);
   try {
     await waitForPage(app.pid, last);
@@ -212,3 +273,66 @@ export function typeFromOutside(key: string, count: number, delayMs = 100): Typi
       })(),
   };
 }
+
+/** featherpad (Qt 5), a text editor. */
+export const featherpad = (): Promise<App> => startApp("featherpad", [], "Untitled");
+
+/** SpeedCrunch (Qt 5), a calculator. */
+export const speedcrunch = (): Promise<App> => startApp("speedcrunch", [], "SpeedCrunch");
+
+/** Thunar (GTK 3), the file manager, on `dir`. */
+export const thunar = (dir: string): Promise<App> => startApp("thunar", [dir], "Thunar");
+
+/** gtk4-demo (GTK 4), its list of demos. */
+export const gtk4Demo = (): Promise<App> => startApp("gtk4-demo", [], "GTK Demo");
+
+/** An app with a scratch profile folder, removed when it stops. */
+async function withProfile(
+  prefix: string,
+  start: (profile: string) => Promise<App>,
+): Promise<App> {
+  const profile = await Deno.makeTempDir({ prefix });
+  const app = await start(profile).catch(async (err) => {
+    await Deno.remove(profile, { recursive: true });
+    throw err;
+  });
+  return {
+    pid: app.pid,
+    async stop() {
+      await app.stop();
+      await Deno.remove(profile, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
+/** Firefox ESR on local page `page` (titled `title`), in a scratch profile. */
+export const firefox = (page: string, title: string): Promise<App> =>
+  withProfile("allternit-firefox-", (profile) =>
+    startApp("firefox-esr", [
+      "--no-remote",
+      "--new-instance",
+      "--profile",
+      profile,
+      `file://${page}`,
+    ], title));
+
+/** Thunderbird on its start tab, in a scratch profile (no account). */
+export const thunderbird = (): Promise<App> =>
+  withProfile(
+    "allternit-thunderbird-",
+    (profile) => startApp("thunderbird", ["--no-remote", "--profile", profile], "Thunderbird"),
+  );
+
+/**
+ * LibreOffice on `file` (Calc, Writer or Impress by its type), in a scratch user profile.
+ * The `soffice` launcher (oosplash) runs soffice.bin as its child, restarting it once when
+ * it made a new profile: the app on the bus is that child. Stopping the launcher stops it.
+ */
+export const libreoffice = (file: string, title: string): Promise<App> =>
+  withProfile("allternit-libreoffice-", (profile) =>
+    startApp(
+      "/usr/lib/libreoffice/program/soffice",
+      [`-env:UserInstallation=file://${profile}`, "--norestore", "--nologo", file],
+      title,
+      (launcher) => childNamed(launcher, "soffice.bin"),
+    ));

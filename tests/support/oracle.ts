@@ -62,13 +62,83 @@ export async function oracleNodes(
   limit = 5_000,
   maxDepth = 64,
 ): Promise<OracleNode[]> {
+  return await pyatspiJson<OracleNode[]>(SCRIPT, [pid, limit, maxDepth], 30_000);
+}
+
+/** Runs pyatspi `script` with `args` in the system Python; its stdout is JSON. */
+async function pyatspiJson<T>(
+  script: string,
+  args: readonly (string | number)[],
+  timeoutMs: number,
+): Promise<T> {
   const out = await new Deno.Command("/usr/bin/python3", {
-    args: ["-c", SCRIPT, String(pid), String(limit), String(maxDepth)],
+    args: ["-c", script, ...args.map(String)],
     stdout: "piped",
     stderr: "piped",
-    signal: AbortSignal.timeout(30_000),
+    signal: AbortSignal.timeout(timeoutMs),
   }).output();
   const text = new TextDecoder();
   if (!out.success) throw new Error(`pyatspi walk failed: ${text.decode(out.stderr)}`);
-  return JSON.parse(text.decode(out.stdout)) as OracleNode[];
+  return JSON.parse(text.decode(out.stdout)) as T;
+}
+
+/** One showing node of a window, as pyatspi reads it. */
+export interface ShownNode {
+  /** AtspiRole number. */
+  role: number;
+  /** pyatspi's role name. */
+  roleName: string;
+  /** Accessible name. */
+  name: string;
+  /** Text contents (Text interface), at most 10,000 characters. */
+  text: string;
+}
+
+const SHOWN_SCRIPT = `
+import json, sys
+import pyatspi
+pid, title, limit = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+shown = pyatspi.STATE_VISIBLE if sys.argv[4] == "visible" else pyatspi.STATE_SHOWING
+out = []
+def walk(node, top):
+    if node is None or len(out) >= limit:
+        return
+    st = node.getState()
+    if not top and not st.contains(shown):
+        return
+    entry = {"role": int(node.getRole()), "roleName": node.getRoleName(), "name": node.name or "", "text": ""}
+    try:
+        t = node.queryText()
+        entry["text"] = t.getText(0, min(t.characterCount, 10000))
+    except Exception:
+        pass
+    out.append(entry)
+    # A container that manages its descendants is not walked (a sheet has a billion cells).
+    if st.contains(pyatspi.STATE_MANAGES_DESCENDANTS) or node.childCount > 1000:
+        return
+    for i in range(node.childCount):
+        walk(node.getChildAtIndex(i), False)
+for app in pyatspi.Registry.getDesktop(0):
+    if app is not None and app.get_process_id() == pid:
+        for window in app:
+            if window is not None and title in (window.name or ""):
+                walk(window, True)
+                print(json.dumps(out))
+                sys.exit(0)
+print(json.dumps(out))
+`;
+
+/**
+ * The showing nodes of process `pid`'s window whose title contains `title`, depth first,
+ * at most `limit`: what a screen reader would walk. Containers that manage their
+ * descendants are listed but not walked. GTK 4 marks its widgets VISIBLE, never SHOWING:
+ * for it, `state` is `visible`.
+ */
+export async function oracleShown(
+  pid: number,
+  title: string,
+  state: "showing" | "visible" = "showing",
+  limit = 5_000,
+): Promise<ShownNode[]> {
+  return await pyatspiJson<ShownNode[]>(SHOWN_SCRIPT, [pid, title, limit, state], 60_000);
 }

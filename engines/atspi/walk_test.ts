@@ -1,0 +1,158 @@
+import assert from "node:assert/strict";
+import type { AtspiClient, Ref } from "./client.ts";
+import { MAX_CHILD_LIST, skeletonByWalk } from "./walk.ts";
+import { STATE } from "./states.ts";
+
+const BUS = ":1.9";
+const LIMITS = { timeoutMs: 1_000 };
+const bits = (...states: number[]) => {
+  const words = [0, 0];
+  for (const s of states) words[s >> 5]! |= 1 << (s & 31);
+  return words.map((w) => w >>> 0);
+};
+
+/** A node of the fake app. */
+interface FakeNode {
+  states: number[];
+  ifaces?: string[];
+  /** Children paths; a table's cells come from `cell` instead. */
+  children?: string[];
+  /** Reported child count (defaults to `children.length`). */
+  count?: number;
+}
+
+/**
+ * An app with `nodes` by path; a table at `/sheet` of 1,000,000 × 100 cells whose cells
+ * at (r, c) are `/cell/r/c`, 20 px square from (0, 0), 10 × 5 of them visible. Records
+ * every call as `member path`.
+ */
+function fakeApp(nodes: Record<string, FakeNode>) {
+  const calls: string[] = [];
+  const cell = (path: string): FakeNode | undefined =>
+    path.startsWith("/cell/") || path.includes("/item")
+      ? { states: [STATE.SHOWING, STATE.VISIBLE] }
+      : undefined;
+  const node = (path: string) => nodes[path] ?? cell(path)!;
+  const client = {
+    call(ref: Ref, _iface: string, member: string, _l: unknown, _sig?: string, body?: number[]) {
+      calls.push(`${member} ${ref.path}`);
+      const n = node(ref.path);
+      switch (member) {
+        case "GetRole":
+          return Promise.resolve([ref.path.startsWith("/cell/") ? 38 : 39]);
+        case "GetState":
+          return Promise.resolve([bits(...n.states)]);
+        case "GetInterfaces":
+          return Promise.resolve([(n.ifaces ?? []).map((i) => `org.a11y.atspi.${i}`)]);
+        case "GetAccessibleAtPoint":
+          return Promise.resolve([[
+            BUS,
+            `/cell/${Math.floor(body![1]! / 20)}/${Math.floor(body![0]! / 20)}`,
+          ]]);
+        case "GetIndexInParent": {
+          const [, , r, c] = ref.path.split("/");
+          return Promise.resolve([Number(r) * 100 + Number(c)]);
+        }
+        case "GetRowAtIndex":
+          return Promise.resolve([Math.floor(body![0]! / 100)]);
+        case "GetColumnAtIndex":
+          return Promise.resolve([body![0]! % 100]);
+        case "GetAccessibleAt":
+          return Promise.resolve([[BUS, `/cell/${body![0]}/${body![1]}`]]);
+        case "GetChildAtIndex":
+          return Promise.resolve([[BUS, `${ref.path}/item${body![0]}`]]);
+      }
+      return Promise.reject(new Error(`unexpected ${member}`));
+    },
+    prop(ref: Ref, iface: string, name: string) {
+      calls.push(`${name} ${ref.path}`);
+      const n = node(ref.path);
+      if (name === "Name") return Promise.resolve(ref.path);
+      if (name === "ChildCount") return Promise.resolve(n.count ?? n.children?.length ?? 0);
+      if (iface === "Table" && name === "NRows") return Promise.resolve(1_000_000);
+      if (iface === "Table" && name === "NColumns") return Promise.resolve(100);
+      return Promise.reject(new Error(`unexpected ${iface}.${name}`));
+    },
+    children(ref: Ref) {
+      calls.push(`GetChildren ${ref.path}`);
+      return Promise.resolve((node(ref.path).children ?? []).map((path) => ({ bus: BUS, path })));
+    },
+    extents(ref: Ref) {
+      calls.push(`GetExtents ${ref.path}`);
+      return Promise.resolve(ref.path === "/sheet" ? [0, 0, 100, 200] : [0, 0, 10, 10]);
+    },
+  };
+  return { client: client as unknown as AtspiClient, calls };
+}
+
+const SHOWN = [STATE.SHOWING, STATE.VISIBLE];
+
+Deno.test("walk: a sheet that manages its descendants is read by its visible range", async () => {
+  const { client, calls } = fakeApp({
+    "/w": { states: SHOWN, children: ["/sheet"] },
+    "/sheet": {
+      states: [...SHOWN, STATE.MANAGES_DESCENDANTS],
+      ifaces: ["Table", "Component"],
+      count: 2 ** 31 - 1,
+    },
+  });
+  const s = await skeletonByWalk(client, { bus: BUS, path: "/w" }, LIMITS, 1_000);
+  assert.ok(!calls.includes("GetChildren /sheet"), "the sheet's children are never listed");
+  const sheet = s.get("/sheet")!;
+  assert.deepEqual(sheet.table, {
+    rows: 1_000_000,
+    columns: 100,
+    first_row: 0,
+    first_column: 0,
+    last_row: 9,
+    last_column: 4,
+  });
+  assert.equal(sheet.children.length, 50);
+  assert.equal(sheet.children[7], "/cell/1/2", "row by row");
+  assert.equal(s.size, 52);
+});
+
+Deno.test("walk: the budget cuts a table's range by whole rows", async () => {
+  const { client } = fakeApp({
+    "/sheet": {
+      states: [...SHOWN, STATE.MANAGES_DESCENDANTS],
+      ifaces: ["Table", "Component"],
+      count: 2 ** 31 - 1,
+    },
+  });
+  const s = await skeletonByWalk(client, { bus: BUS, path: "/sheet" }, LIMITS, 13);
+  const sheet = s.get("/sheet")!;
+  assert.equal(sheet.table!.last_row, 1, "12 cells of room: two rows of five");
+  assert.equal(sheet.children.length, 10);
+});
+
+Deno.test("walk: a child list longer than the bound is read by index, not listed", async () => {
+  const { client, calls } = fakeApp({
+    "/w": { states: SHOWN, children: ["/list"] },
+    "/list": { states: SHOWN, count: MAX_CHILD_LIST + 1 },
+  });
+  const s = await skeletonByWalk(client, { bus: BUS, path: "/w" }, LIMITS, 10_000);
+  assert.ok(!calls.includes("GetChildren /list"));
+  assert.equal(s.get("/list")!.children.length, 200, "the first 200 by index");
+});
+
+Deno.test("walk: hidden nodes and leaves are never asked for children", async () => {
+  const { client, calls } = fakeApp({
+    "/w": { states: SHOWN, children: ["/hidden", "/leaf"] },
+    "/hidden": { states: [], children: ["/deep"] },
+    "/leaf": { states: SHOWN },
+  });
+  const s = await skeletonByWalk(client, { bus: BUS, path: "/w" }, LIMITS, 100);
+  assert.deepEqual([...s.keys()].sort(), ["/hidden", "/leaf", "/w"]);
+  assert.ok(!calls.some((c) => c === "GetChildren /hidden" || c === "GetChildren /leaf"));
+});
+
+Deno.test("walk: stops asking the app once the budget is spent", async () => {
+  const kids = Array.from({ length: 50 }, (_, i) => `/k${i}`);
+  const nodes: Record<string, FakeNode> = { "/w": { states: SHOWN, children: kids } };
+  for (const k of kids) nodes[k] = { states: SHOWN };
+  const { client, calls } = fakeApp(nodes);
+  const s = await skeletonByWalk(client, { bus: BUS, path: "/w" }, LIMITS, 10);
+  assert.equal(s.size, 10);
+  assert.ok(!calls.some((c) => c.endsWith(" /k9")), "no call about a node past the budget");
+});

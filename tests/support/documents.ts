@@ -1,0 +1,76 @@
+/**
+ * Documents the toolkit matrix opens: a web form page, a spreadsheet and a text document,
+ * written as temporary files (flat ODF: LibreOffice opens it without a conversion step).
+ *
+ * @module
+ */
+
+/** The form page's title. */
+export const FORM_TITLE = "Form page";
+
+/**
+ * A sign-in form: a "User name" input, a "Sign in" button whose click writes "Signed in
+ * as <name>" into the paragraph that first says "Not signed in", a list and a table.
+ */
+export const FORM_PAGE = `<!doctype html><html><head><title>${FORM_TITLE}</title></head><body>
+<h1>Sign in</h1>
+<p id="msg">Not signed in</p>
+<label>User name <input id="user" value="alice"></label>
+<button onclick="document.getElementById('msg').textContent =
+  'Signed in as ' + document.getElementById('user').value">Sign in</button>
+<ul><li>First item</li><li>Second item</li></ul>
+<table border="1"><tr><th>Column A</th><th>Column B</th></tr>
+<tr><td>cell a1</td><td>cell b1</td></tr></table>
+<p>Last paragraph</p>
+</body></html>`;
+
+/** Writes `text` to a new temporary file ending in `suffix`; returns its path. */
+export async function tempFile(text: string, suffix: string): Promise<string> {
+  const path = await Deno.makeTempFile({ prefix: "allternit-doc-", suffix });
+  await Deno.writeTextFile(path, text);
+  return path;
+}
+
+/** The value of cell (row, column) of {@link sheet}, 0-based; row 0 is the header. */
+export function sheetValue(row: number, column: number): string {
+  if (row === 0) return ["Item", "Qty", "Price"][column]!;
+  return [`Row ${row}`, String(row), String(row * 1.5)][column]!;
+}
+
+const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+
+/** A flat ODF spreadsheet of a header and `rows` rows in three columns. */
+export function sheet(rows: number): string {
+  const cell = (r: number, c: number) => {
+    const v = sheetValue(r, c);
+    return r > 0 && c > 0
+      ? `<table:table-cell office:value-type="float" office:value="${v}"><text:p>${v}</text:p></table:table-cell>`
+      : `<table:table-cell office:value-type="string"><text:p>${
+        esc(v)
+      }</text:p></table:table-cell>`;
+  };
+  const body = Array.from(
+    { length: rows + 1 },
+    (_, r) => `<table:table-row>${[0, 1, 2].map((c) => cell(r, c)).join("")}</table:table-row>`,
+  ).join("\n");
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+ xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"
+ xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"
+ office:version="1.2" office:mimetype="application/vnd.oasis.opendocument.spreadsheet">
+<office:body><office:spreadsheet><table:table table:name="Items">
+<table:table-column table:number-columns-repeated="3"/>
+${body}
+</table:table></office:spreadsheet></office:body></office:document>`;
+}
+
+/** A flat ODF text document of `paragraphs`. */
+export function textDocument(paragraphs: readonly string[]): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+ xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"
+ office:version="1.2" office:mimetype="application/vnd.oasis.opendocument.text">
+<office:body><office:text>
+${paragraphs.map((p) => `<text:p>${esc(p)}</text:p>`).join("\n")}
+</office:text></office:body></office:document>`;
+}

@@ -1,0 +1,192 @@
+/**
+ * Reads on every toolkit family (issue 19): two apps of each, all from Debian's packages,
+ * read by the driver and walked by pyatspi in its own process. Every showing node with a
+ * name or text in pyatspi's walk is in the map with that text and a consistent role (at
+ * least 98 %), and the read costs the app under 1 CPU-second and 50 MB.
+ */
+import assert from "node:assert/strict";
+import type { Element } from "../protocol/element.ts";
+import { type App, requireDesktop } from "./support/apps.ts";
+import * as apps from "./support/apps.ts";
+import { session } from "./support/client.ts";
+import {
+  FORM_PAGE,
+  FORM_TITLE,
+  sheet,
+  sheetValue,
+  tempFile,
+  textDocument,
+} from "./support/documents.ts";
+import { oracleShown } from "./support/oracle.ts";
+import { parity } from "./support/parity.ts";
+import { costOf, quiet } from "./support/proc_cost.ts";
+import type { DriverClient } from "../rpc/client.ts";
+
+requireDesktop();
+
+/** One app of the matrix. */
+interface MatrixApp {
+  family: string;
+  label: string;
+  /** Starts it; `files` collects temporary files to remove afterwards. */
+  start(files: string[]): Promise<App>;
+  /** Part of its window title, for the oracle. */
+  title: string;
+  /** GTK 4 marks its widgets VISIBLE, never SHOWING. */
+  state?: "visible";
+  /** Checks of the family's own content. */
+  check?(elements: Element[], client: DriverClient, window: string): Promise<void>;
+}
+
+const WRITER_LINES = ["First paragraph of the letter.", "Second paragraph, with the total."];
+
+/** The page's message is in the map, and `find` finds it by its text. */
+async function pageMessageFindable(els: Element[], client: DriverClient, window: string) {
+  assert.ok(
+    els.some((e) => e.name === "Not signed in" || e.value === "Not signed in"),
+    "the paragraph carries its text",
+  );
+  const found = await client.call("find", { window, query: { text_contains: "not signed" } });
+  // Chromium lists the paragraph and its text leaf; Gecko the paragraph alone.
+  assert.ok(found.elements.length >= 1, "find sees the page's message");
+  for (const e of found.elements) assert.match(`${e.name} ${e.value}`, /Not signed in/);
+}
+
+/** Starts `open` on a new copy of the form page. */
+async function onFormPage(files: string[], open: (page: string) => Promise<App>): Promise<App> {
+  const page = await tempFile(FORM_PAGE, ".html");
+  files.push(page);
+  return await open(page);
+}
+
+const MATRIX: MatrixApp[] = [
+  { family: "GTK 3", label: "mousepad", start: () => apps.mousepad(), title: "Mousepad" },
+  {
+    family: "GTK 3",
+    label: "Thunar",
+    start: () => apps.thunar("/usr/share"),
+    title: "Thunar",
+  },
+  {
+    family: "GTK 4",
+    label: "gnome-calculator",
+    start: () => apps.calculator(),
+    title: "Calculator",
+    state: "visible",
+  },
+  {
+    family: "GTK 4",
+    label: "gtk4-demo",
+    start: () => apps.gtk4Demo(),
+    title: "GTK Demo",
+    state: "visible",
+  },
+  { family: "Qt 5", label: "FeatherPad", start: () => apps.featherpad(), title: "Untitled" },
+  { family: "Qt 5", label: "SpeedCrunch", start: () => apps.speedcrunch(), title: "SpeedCrunch" },
+  {
+    family: "Gecko",
+    label: "Firefox ESR on a form page",
+    start: (files) => onFormPage(files, (page) => apps.firefox(page, FORM_TITLE)),
+    title: FORM_TITLE,
+    check: pageMessageFindable,
+  },
+  { family: "Gecko", label: "Thunderbird", start: () => apps.thunderbird(), title: "Thunderbird" },
+  {
+    family: "Chromium",
+    label: "Chromium on a form page",
+    start: (files) =>
+      onFormPage(files, (page) => apps.chromium(page, FORM_TITLE, "Last paragraph")),
+    title: FORM_TITLE,
+    check: pageMessageFindable,
+  },
+  {
+    family: "Chromium",
+    label: "Chromium app window (as Electron)",
+    start: (files) =>
+      onFormPage(files, (page) => apps.chromium(page, FORM_TITLE, "Last paragraph", true)),
+    title: FORM_TITLE,
+    check: pageMessageFindable,
+  },
+  {
+    family: "LibreOffice",
+    label: "Calc, a sheet of 40 rows",
+    start: async (files) => {
+      const doc = await tempFile(sheet(40), ".fods");
+      files.push(doc);
+      return await apps.libreoffice(doc, "LibreOffice Calc");
+    },
+    title: "LibreOffice Calc",
+    async check(els, client, window) {
+      const table = els.find((e) => e.table !== undefined);
+      assert.ok(table, "the sheet is a table read by its visible range");
+      assert.equal(table.table!.rows, 1_048_576);
+      assert.equal(table.table!.first_row, 0);
+      assert.ok(table.table!.last_row >= 20, `rows shown: ${JSON.stringify(table.table)}`);
+      // Every cell read holds the document's value at its address.
+      const cells = els.filter((e) => e.parent === table.id);
+      assert.ok(cells.length >= 60, `${cells.length} cells`);
+      for (const c of cells) {
+        const [, col, row] = /^([A-Z]+)(\d+)$/.exec(c.name) ?? [];
+        assert.ok(col && row, `cell named by its address: ${c.name}`);
+        const r = Number(row) - 1;
+        const k = col.charCodeAt(0) - 65;
+        const want = r <= 40 && k < 3 ? sheetValue(r, k) : undefined;
+        assert.equal(c.value, want, `cell ${c.name}`);
+      }
+      const found = await client.call("find", { window, query: { text_contains: "Row 7" } });
+      assert.deepEqual(found.elements.map((e) => e.name), ["A8"]);
+    },
+  },
+  {
+    family: "LibreOffice",
+    label: "Writer, a two-paragraph document",
+    start: async (files) => {
+      const doc = await tempFile(textDocument(WRITER_LINES), ".fodt");
+      files.push(doc);
+      return await apps.libreoffice(doc, "LibreOffice Writer");
+    },
+    title: "LibreOffice Writer",
+    async check(els, client, window) {
+      for (const line of WRITER_LINES) {
+        assert.ok(els.some((e) => e.value === line), `the document's "${line}"`);
+      }
+      const found = await client.call("find", { window, query: { text_contains: "the total" } });
+      assert.equal(found.elements.length, 1);
+    },
+  },
+];
+
+for (const m of MATRIX) {
+  Deno.test(`${m.family}: ${m.label} reads like pyatspi's walk, and the read costs it little`, async () => {
+    const files: string[] = [];
+    const app = await m.start(files);
+    const s = await session();
+    try {
+      await quiet(app.pid);
+      const { result: r, cpuMs, rssGrowthMb } = await costOf(
+        app.pid,
+        () => s.client.call("read_ui", { app: app.pid }),
+      );
+      assert.equal(r.engine, "atspi", `${m.label} is read from its tree`);
+      const els = r.elements!;
+      // The app answers the oracle right after the read: the read did not hurt it.
+      const nodes = await oracleShown(app.pid, m.title, m.state);
+      const p = parity(els, nodes);
+      const share = p.found / p.total;
+      assert.ok(p.total >= 5, `the oracle saw ${p.total} named nodes`);
+      assert.ok(
+        share >= 0.98,
+        `parity ${(share * 100).toFixed(1)} % (${p.found}/${p.total}); missing: ${
+          p.missing.slice(0, 10).join("; ")
+        }; other role: ${p.wrongRole.slice(0, 10).join("; ")}`,
+      );
+      assert.ok(cpuMs < 1_000, `the read cost the app ${cpuMs} ms of CPU`);
+      assert.ok(rssGrowthMb < 50, `the app grew by ${rssGrowthMb.toFixed(1)} MB`);
+      await m.check?.(els, s.client, r.window);
+    } finally {
+      await s.close();
+      await app.stop();
+      for (const f of files) await Deno.remove(f).catch(() => {});
+    }
+  });
+}
