@@ -30,6 +30,7 @@ import { atspiRoleName } from "../engines/atspi/roles.ts";
 import type { RawNode } from "../model/engine.ts";
 import { type App, calculator, widgetFactory } from "../tests/support/apps.ts";
 import { findWindow, type WalkNode, walkWindow } from "./atspi_ffi_walk.ts";
+import { emit, median, round } from "./stats.ts";
 
 const RUNS = 15;
 const FRESH_ENGINES = 5;
@@ -37,13 +38,6 @@ const MAX_ELEMENTS = 5000;
 const PYTHON = "/usr/bin/python3"; // The system Python has python3-pyatspi; pyenv's has not.
 const FFI = "libatspi via Deno.dlopen";
 
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
-const round = (v: number, digits = 2): number => Math.round(v * 10 ** digits) / 10 ** digits;
-const emit = (row: Record<string, unknown>): void => console.log(JSON.stringify(row));
 const signal = (): AbortSignal => AbortSignal.timeout(10_000);
 
 /** Timed walks of one method. */

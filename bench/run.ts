@@ -24,6 +24,7 @@ const SCRIPTS = [
   "bench/dbus_bench.ts",
   "bench/x11_capture_bench.ts",
   "bench/atspi_walk_bench.ts",
+  "bench/family_read_bench.ts",
   "bench/driver_bench.ts",
   "bench/live_bench.ts",
   "bench/vision_bench.ts",

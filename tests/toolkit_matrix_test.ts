@@ -10,14 +10,14 @@ import { type App, requireDesktop } from "./support/apps.ts";
 import * as apps from "./support/apps.ts";
 import { session } from "./support/client.ts";
 import {
-  FORM_PAGE,
   FORM_TITLE,
+  onDocument,
+  onFormPage,
   sheet,
   sheetValue,
-  tempFile,
   textDocument,
 } from "./support/documents.ts";
-import { oracleShown } from "./support/oracle.ts";
+import { oracleNodes, oracleShown } from "./support/oracle.ts";
 import { parity } from "./support/parity.ts";
 import { costOf, quiet } from "./support/proc_cost.ts";
 import type { DriverClient } from "../rpc/client.ts";
@@ -50,13 +50,6 @@ async function pageMessageFindable(els: Element[], client: DriverClient, window:
   // Chromium lists the paragraph and its text leaf; Gecko the paragraph alone.
   assert.ok(found.elements.length >= 1, "find sees the page's message");
   for (const e of found.elements) assert.match(`${e.name} ${e.value}`, /Not signed in/);
-}
-
-/** Starts `open` on a new copy of the form page. */
-async function onFormPage(files: string[], open: (page: string) => Promise<App>): Promise<App> {
-  const page = await tempFile(FORM_PAGE, ".html");
-  files.push(page);
-  return await open(page);
 }
 
 const MATRIX: MatrixApp[] = [
@@ -110,11 +103,8 @@ const MATRIX: MatrixApp[] = [
   {
     family: "LibreOffice",
     label: "Calc, a sheet of 40 rows",
-    start: async (files) => {
-      const doc = await tempFile(sheet(40), ".fods");
-      files.push(doc);
-      return await apps.libreoffice(doc, "LibreOffice Calc");
-    },
+    start: (files) =>
+      onDocument(files, sheet(40), ".fods", (doc) => apps.libreoffice(doc, "LibreOffice Calc")),
     title: "LibreOffice Calc",
     async check(els, client, window) {
       const table = els.find((e) => e.table !== undefined);
@@ -140,11 +130,13 @@ const MATRIX: MatrixApp[] = [
   {
     family: "LibreOffice",
     label: "Writer, a two-paragraph document",
-    start: async (files) => {
-      const doc = await tempFile(textDocument(WRITER_LINES), ".fodt");
-      files.push(doc);
-      return await apps.libreoffice(doc, "LibreOffice Writer");
-    },
+    start: (files) =>
+      onDocument(
+        files,
+        textDocument(WRITER_LINES),
+        ".fodt",
+        (doc) => apps.libreoffice(doc, "LibreOffice Writer"),
+      ),
     title: "LibreOffice Writer",
     async check(els, client, window) {
       for (const line of WRITER_LINES) {
@@ -190,3 +182,57 @@ for (const m of MATRIX) {
     }
   });
 }
+
+Deno.test("Qt 5: FeatherPad's events are followed and its actions work as on GTK", async () => {
+  const app = await apps.featherpad();
+  const s = await session();
+  try {
+    const r = await s.client.call("read_ui", { app: app.pid });
+    const area = r.elements!.find((e) => e.role === "AXTextArea")!;
+    const typed = await s.client.call("act", {
+      window: r.window,
+      id: area.id,
+      action: "type_text",
+      value: "hello qt",
+      version: r.version,
+    });
+    assert.equal(typed.ok, true);
+    assert.equal(typed.via, "action");
+    // The app's own tree holds the text (pyatspi, another process).
+    const text = () =>
+      oracleNodes(app.pid).then((ns) => ns.find((n) => n.role === "text" && n.text)?.text);
+    assert.equal(await text(), "hello qt");
+    // Keys from outside the driver reach the map through the app's notifications.
+    const typist = await new Deno.Command("xdotool", { args: ["type", "--delay", "20", " more"] })
+      .output();
+    assert.ok(typist.success, "xdotool typed");
+    const seen = await s.client.call("verify", {
+      window: r.window,
+      id: area.id,
+      expect: { value: "hello qt more" },
+      timeout_ms: 5_000,
+    });
+    assert.equal(seen.ok, true, `the map follows Qt's text events: ${seen.actual?.value}`);
+    // A toolbar button is pressed through its own action: FeatherPad moves the focus from
+    // the document to its find bar's entry.
+    const focusedText = async () =>
+      (await oracleNodes(app.pid)).filter((n) => n.focused).map((n) => `${n.role}:${n.text ?? ""}`);
+    // Qt marks the focused widget's containers focused too.
+    assert.ok((await focusedText()).includes("text:hello qt more"), "the document has the focus");
+    const find = r.elements!.find((e) => e.role === "AXButton" && e.name === "Find")!;
+    const pressed = await s.client.call("act", {
+      window: r.window,
+      id: find.id,
+      action: "press",
+      version: seen.version,
+    });
+    assert.equal(pressed.via, "action");
+    assert.equal(pressed.ok, true);
+    const now = await focusedText();
+    assert.ok(!now.includes("text:hello qt more"), `focus left the document: ${now}`);
+    assert.ok(now.some((n) => n.startsWith("text:")), `an entry has the focus: ${now}`);
+  } finally {
+    await s.close();
+    await app.stop();
+  }
+});

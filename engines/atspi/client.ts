@@ -138,6 +138,14 @@ export class AtspiClient {
     return peer;
   }
 
+  /**
+   * Opens the way to app `bus` ahead of its first call (as libatspi does when it first
+   * sees an app), so that a window's first read does not wait for the peer connection.
+   */
+  prepare(bus: string): void {
+    void this.#route(bus);
+  }
+
   /** Apps called over their own peer socket, by bus name (those already asked). */
   async peers(): Promise<string[]> {
     const out: string[] = [];

@@ -35,6 +35,7 @@ import { readSkeleton, skeletonByWalk, visibilityState } from "./skeleton.ts";
 import { STATE } from "./states.ts";
 import { mapLimit } from "../../util/pool.ts";
 import { buildTree } from "./tree.ts";
+import { Known } from "./known.ts";
 import { ATSPI_OPS } from "./ops.ts";
 
 /** Engine settings. */
@@ -75,6 +76,8 @@ export class AtspiEngine implements Engine {
   #closed = false;
   #walks = 0;
   readonly #shown = new Map<string, number>();
+  /** Objects' fixed attributes and how each app is best read, across reads. */
+  readonly #known = new Known();
 
   /** Nothing connects until the first call. */
   constructor(options: AtspiOptions = {}) {
@@ -124,6 +127,7 @@ export class AtspiEngine implements Engine {
       { timeoutMs: Math.min(this.#timeoutMs, 1_000), signal },
       this.#windows,
     );
+    for (const app of apps) client.prepare(app.app);
     // Owners come from X, asked only when some window can have one.
     if (hasOwnedWindows(apps)) {
       try {
@@ -152,10 +156,24 @@ export class AtspiEngine implements Engine {
     const client = await this.#connect();
     const { ref } = await this.window(window, budget.signal);
     const limits = { timeoutMs: budget.callTimeoutMs ?? this.#timeoutMs, signal: budget.signal };
-    const skeleton = await readSkeleton(client, ref, limits, budget.maxElements * 4);
+    const skeleton = await readSkeleton(
+      client,
+      ref,
+      limits,
+      budget.maxElements * 4,
+      this.#known,
+    );
     const shown = visibilityState(skeleton, ref.path);
     this.#shown.set(window, shown);
-    const tree = await buildTree(client, skeleton, ref.path, budget.maxElements, limits, shown);
+    const tree = await buildTree(
+      client,
+      skeleton,
+      ref.path,
+      budget.maxElements,
+      limits,
+      shown,
+      this.#known,
+    );
     if (!tree) {
       this.#windows.delete(window);
       throw new DriverError("window_not_found", `Window "${window}" is gone`, { version: 0 });
@@ -182,8 +200,9 @@ export class AtspiEngine implements Engine {
           return { ...BOUNDS_ONLY, handle, bounds: { x, y, w, h } };
         }
         const max = scope === "subtree" ? budget.maxElements : 1;
-        const skeleton = await skeletonByWalk(client, ref, limits, max, shown);
-        const tree = await buildTree(client, skeleton, ref.path, max, limits, shown);
+        const known = this.#known;
+        const skeleton = await skeletonByWalk(client, ref, limits, { max, shown, known });
+        const tree = await buildTree(client, skeleton, ref.path, max, limits, shown, this.#known);
         return tree?.root ?? null;
       },
     );

@@ -19,6 +19,7 @@ import { mapLimit } from "../../util/pool.ts";
 import { DriverError } from "../../protocol/errors.ts";
 import type { TableRange } from "../../protocol/element.ts";
 import { isManager, skeletonByWalk, stripIfaces } from "./walk.ts";
+import { Known } from "./known.ts";
 
 export { skeletonByWalk };
 
@@ -111,16 +112,28 @@ export async function skeletonFromCache(
 /** Most rounds of exposing children before the read settles for what it has. */
 const MAX_ROUNDS = 64;
 
-/** Reads the skeleton of the window at `root` by the cheapest route the toolkit allows. */
+/**
+ * Reads the skeleton of the window at `root` by the cheapest route the toolkit allows.
+ * `known` is the engine's memory across reads: objects' fixed attributes, and the apps
+ * whose cache proved no use for their windows (walked at once; one found so is added).
+ */
 export async function readSkeleton(
   client: AtspiClient,
   root: Ref,
   limits: CallLimits,
   max: number,
+  known: Known = new Known(),
 ): Promise<Skeleton> {
+  const walk = () => {
+    known.walkOnly.add(root.bus);
+    return skeletonByWalk(client, root, limits, { max, known });
+  };
+  if (!known.toolkitAsked.has(root.bus)) await askToolkit(client, root.bus, limits, known);
+  if (known.walkOnly.has(root.bus)) return await walk();
   let skeleton = await skeletonFromCache(client, root.bus, limits);
   // Qt answers the cache call with an empty list: a cache without the window is no cache.
-  if (!skeleton?.has(root.path)) return await skeletonByWalk(client, root, limits, max);
+  if (!skeleton?.has(root.path)) return await walk();
+  remember(skeleton, known);
   const asked = new Map<string, Ref[]>();
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const missing = unexposed(skeleton, root, max);
@@ -129,6 +142,7 @@ export async function readSkeleton(
     missing.forEach((ref, i) => asked.set(ref.path, lists[i]!));
     const before = skeleton.size;
     skeleton = (await skeletonFromCache(client, root.bus, limits))!;
+    remember(skeleton, known);
     // Some children are filed under other parents in the cache (GTK 3 popovers), and some
     // are never cached at all: when a round exposes nothing new, more rounds will not.
     if (skeleton.size <= before) break;
@@ -137,12 +151,37 @@ export async function readSkeleton(
   // that no longer exist: when even the window's own children are still missing after the
   // rounds, the cache is not this window's tree and the window is walked.
   const top = skeleton.get(root.path);
-  if (!top || top.children.length < top.childCount) {
-    return await skeletonByWalk(client, root, limits, max);
-  }
-  await walkUncached(client, skeleton, root, limits, max);
-  await walkMissing(client, skeleton, root, asked, limits, max);
+  if (!top || top.children.length < top.childCount) return await walk();
+  await walkUncached(client, skeleton, root, limits, max, known);
+  await walkMissing(client, skeleton, root, asked, limits, max, known);
   return skeleton;
+}
+
+/**
+ * GTK 3's atk-bridge answers `GetItems` with every object of the app it has seen (a
+ * text editor's 322, its closed menus' items among them, for a window of 18 showing
+ * nodes): walking the window costs less, so GTK 3 apps are walked.
+ */
+async function askToolkit(
+  client: AtspiClient,
+  bus: string,
+  limits: CallLimits,
+  known: Known,
+): Promise<void> {
+  const app = { bus, path: "/org/a11y/atspi/accessible/root" };
+  const [name, version] = await Promise.all([
+    client.prop(app, "Application", "ToolkitName", limits),
+    client.prop(app, "Application", "Version", limits),
+  ]).catch(() => ["", ""]);
+  known.toolkitAsked.add(bus);
+  if (String(name) === "gtk" && String(version).startsWith("3.")) known.walkOnly.add(bus);
+}
+
+/** Every cached object's role and interfaces, for walks of what the cache leaves out. */
+function remember(skeleton: Skeleton, known: Known): void {
+  for (const node of skeleton.values()) {
+    if (!known.get(node.ref)) known.set(node.ref, { role: node.role, ifaces: node.ifaces });
+  }
 }
 
 /**
@@ -160,6 +199,7 @@ async function walkMissing(
   asked: Map<string, Ref[]>,
   limits: CallLimits,
   max: number,
+  known: Known,
 ): Promise<void> {
   const short = unexposed(skeleton, root, max);
   if (short.length === 0) return;
@@ -177,7 +217,11 @@ async function walkMissing(
     skeleton.get(ref.path)!.children = kids.map((k) => k.path);
     for (const kid of unknown) {
       if (skeleton.size >= max) return;
-      const sub = await skeletonByWalk(client, kid, limits, max - skeleton.size, shown);
+      const sub = await skeletonByWalk(client, kid, limits, {
+        max: max - skeleton.size,
+        shown,
+        known,
+      });
       for (const [path, node] of sub) if (!skeleton.has(path)) skeleton.set(path, node);
     }
   }
@@ -194,6 +238,7 @@ async function walkUncached(
   root: Ref,
   limits: CallLimits,
   max: number,
+  known: Known,
 ): Promise<void> {
   const shown = visibilityState(skeleton, root.path);
   const reachable = new Set<string>();
@@ -208,16 +253,15 @@ async function walkUncached(
       if (skeleton.get(c)?.states.has(shown)) stack.push(c);
     }
   }
-  for (const m of managers) {
-    const sub = await skeletonByWalk(
-      client,
-      m.ref,
-      limits,
-      Math.max(1, max - skeleton.size),
-      shown,
-    );
-    for (const [path, node] of sub) skeleton.set(path, node);
-  }
+  // All at once: GTK 3 gives each menu of a menu bar a child count of -1, and walking
+  // them one after another made a round trip of each.
+  const room = Math.max(1, max - skeleton.size);
+  const subs = await Promise.all(
+    managers.map((m) =>
+      skeletonByWalk(client, m.ref, limits, { max: room, shown, known, rootStates: m.states })
+    ),
+  );
+  for (const sub of subs) for (const [path, node] of sub) skeleton.set(path, node);
 }
 
 /**

@@ -12,6 +12,7 @@ import { atspiRoleName, axRole } from "./roles.ts";
 import { type Skeleton, type SkeletonNode, visibilityState } from "./skeleton.ts";
 import { STATE } from "./states.ts";
 import { mapLimit } from "../../util/pool.ts";
+import { Known } from "./known.ts";
 
 /** Pending replies per app at once; stays under the bus's per-connection reply limit. */
 const PIPELINE = 64;
@@ -103,6 +104,7 @@ export async function buildTree(
   max: number,
   limits: CallLimits,
   shown: number = visibilityState(skeleton, windowPath),
+  known: Known = new Known(),
 ): Promise<TreeResult | undefined> {
   const top = skeleton.get(windowPath);
   if (!top) return undefined;
@@ -135,7 +137,7 @@ export async function buildTree(
       if (child && child.states.has(shown)) stack.push({ node: child, parent: raw });
     }
   }
-  await mapLimit(kept, PIPELINE, (k) => enrich(client, k, limits));
+  await mapLimit(kept, PIPELINE, (k) => enrich(client, k, limits, known));
   return { root: kept[0]!.raw, nodes: kept.length, truncated };
 }
 
@@ -200,20 +202,28 @@ async function readText(
   if (count > MAX_TEXT_CHARS) raw.truncated = true;
 }
 
-async function enrich(client: AtspiClient, { node, raw }: Kept, limits: CallLimits): Promise<void> {
+async function enrich(
+  client: AtspiClient,
+  { node, raw }: Kept,
+  limits: CallLimits,
+  known: Known,
+): Promise<void> {
   const ref = node.ref;
   const role = atspiRoleName(node.role);
   const jobs: Promise<void>[] = [];
   if (node.ifaces.has("Action")) {
     // GTK 4 puts the Action interface on every widget; only a non-zero count means the
     // element really can be pressed.
-    jobs.push(
-      client.prop(ref, "Action", "NActions", limits).then((n) => {
-        if (Number(n) === 0) {
-          raw.actions = raw.actions.filter((a) => a !== "press" && a !== "click");
-        }
-      }),
-    );
+    const fixed = known.get(ref);
+    const count = fixed?.actions !== undefined
+      ? Promise.resolve(fixed.actions)
+      : client.prop(ref, "Action", "NActions", limits).then((n) => {
+        known.set(ref, { role: node.role, ifaces: node.ifaces, actions: Number(n) });
+        return Number(n);
+      });
+    jobs.push(count.then((n) => {
+      if (n === 0) raw.actions = raw.actions.filter((a) => a !== "press" && a !== "click");
+    }));
   }
   if (node.ifaces.has("Component")) {
     jobs.push(

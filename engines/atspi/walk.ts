@@ -6,8 +6,9 @@
  * descendants (a spreadsheet's billion cells, a 10,000-row tree view) or that counts more
  * children than that is read by its visible range ({@link visibleChildren}).
  *
- * Nodes are read as soon as their parent is, with at most {@link PIPELINE} calls per app
- * in flight, so a deep branch does not wait for a wide one.
+ * A node's children are first asked only their state: a hidden child (a closed menu's
+ * items) costs one call, not five. Showing nodes are read as soon as their parent is, a
+ * few at a time ({@link PIPELINE}), so a deep branch does not wait for a wide one.
  *
  * @module
  */
@@ -15,11 +16,15 @@ import type { AtspiClient, CallLimits, Ref } from "./client.ts";
 import { STATE, StateSet } from "./states.ts";
 import type { Skeleton, SkeletonNode } from "./skeleton.ts";
 import { visibleChildren } from "./managed.ts";
+import { mapLimit } from "../../util/pool.ts";
+import { Known } from "./known.ts";
 
 /** Longest child list the walk asks for in one `GetChildren`. */
 export const MAX_CHILD_LIST = 1_000;
-/** Nodes read at once; each has up to six calls pending. */
-const PIPELINE = 12;
+/** Nodes read at once; each has up to five calls pending. */
+const PIPELINE = 24;
+/** Children's states asked at once, per node. */
+const STATE_BATCH = 16;
 
 const PREFIX = "org.a11y.atspi.";
 /** Interface names without the `org.a11y.atspi.` prefix. */
@@ -32,38 +37,60 @@ export function isManager(node: Pick<SkeletonNode, "states" | "childCount">): bo
     node.states.has(STATE.MANAGES_DESCENDANTS);
 }
 
+/** How far and how a walk goes. */
+export interface WalkOptions {
+  /** Most nodes. */
+  max: number;
+  /** The state that says "on screen" (SHOWING; VISIBLE for GTK 4). */
+  shown?: number;
+  /** The engine's memory of objects' fixed attributes. */
+  known?: Known;
+  /** The root's states, when the caller has them already (from the cache). */
+  rootStates?: StateSet;
+}
+
 /**
- * Walks from `root`, at most `max` nodes; subtrees not in state `shown` (SHOWING, or
- * VISIBLE for GTK 4) are not descended. A failure of any call fails the walk (the caller
- * maps "gone" to a missing node).
+ * Walks from `root`, at most `max` nodes; subtrees not in state `shown` are not
+ * descended. A failure of any call fails the walk (the caller maps "gone" to a missing
+ * node).
  */
 export async function skeletonByWalk(
   client: AtspiClient,
   root: Ref,
   limits: CallLimits,
-  max: number,
-  shown: number = STATE.SHOWING,
+  { max, shown = STATE.SHOWING, known = new Known(), rootStates }: WalkOptions,
 ): Promise<Skeleton> {
   const nodes: Skeleton = new Map();
-  const queue: Ref[] = [root];
+  const queue: Pending[] = [rootStates ? { ref: root, states: rootStates } : { ref: root }];
   let reserved = 1;
   let active = 0;
   let failure: unknown;
   await new Promise<void>((resolve) => {
     const pump = () => {
       while (failure === undefined && active < PIPELINE && queue.length > 0) {
-        const ref = queue.shift()!;
+        const next = queue.shift()!;
         active++;
-        readNode(client, ref, ref === root, limits, max - reserved, shown).then((node) => {
-          nodes.set(node.ref.path, node);
-          // Children beyond the budget are never asked about.
-          const room = Math.max(0, max - reserved);
-          const kids = node.children.filter((p) => !nodes.has(p)).slice(0, room);
-          reserved += kids.length;
-          for (const path of kids) queue.push({ bus: ref.bus, path });
-        }, (err) => {
-          failure ??= err;
-        }).finally(() => {
+        const room = Math.max(0, max - reserved);
+        readNode(client, next, next.ref === root, limits, room, shown, known).then(
+          ({ node, kids }) => {
+            nodes.set(node.ref.path, node);
+            // Children beyond the budget are never asked about.
+            const fresh = kids.filter((k) => !nodes.has(k.ref.path)).slice(
+              0,
+              Math.max(0, max - reserved),
+            );
+            reserved += fresh.length;
+            for (const kid of fresh) {
+              // A hidden child is kept as its state alone: the tree leaves it out, and
+              // asking its role, name and children would cost four calls for nothing.
+              if (kid.states.has(shown)) queue.push(kid);
+              else nodes.set(kid.ref.path, hiddenNode(kid.ref, kid.states));
+            }
+          },
+          (err) => {
+            failure ??= err;
+          },
+        ).finally(() => {
           active--;
           if (active === 0 && (queue.length === 0 || failure !== undefined)) resolve();
           else pump();
@@ -76,40 +103,65 @@ export async function skeletonByWalk(
   return nodes;
 }
 
-/** One node: its attributes, then (when it shows) its children, bounded. */
+/** A node to read, with its state set when its parent already asked for it. */
+interface Pending {
+  ref: Ref;
+  states?: StateSet;
+}
+
+function hiddenNode(ref: Ref, states: StateSet): SkeletonNode {
+  return { ref, role: 0, name: "", states, ifaces: new Set(), children: [], childCount: 0 };
+}
+
+/**
+ * One node: its attributes, then (when it shows) its children, bounded, with their state
+ * sets so that only the showing ones are read further.
+ */
 async function readNode(
   client: AtspiClient,
-  ref: Ref,
+  { ref, states }: Pending,
   isRoot: boolean,
   limits: CallLimits,
   room: number,
   shown: number,
-): Promise<SkeletonNode> {
+  known: Known,
+): Promise<{ node: SkeletonNode; kids: Required<Pending>[] }> {
+  const fixed = known.get(ref);
   const [role, state, name, ifaces, count] = await Promise.all([
-    client.call(ref, "Accessible", "GetRole", limits),
-    client.call(ref, "Accessible", "GetState", limits),
+    fixed?.role ?? client.call(ref, "Accessible", "GetRole", limits).then(([r]) => Number(r)),
+    states ??
+      client.call(ref, "Accessible", "GetState", limits).then(([s]) => new StateSet(s as number[])),
     client.prop(ref, "Accessible", "Name", limits),
-    client.call(ref, "Accessible", "GetInterfaces", limits),
+    fixed?.ifaces ??
+      client.call(ref, "Accessible", "GetInterfaces", limits).then(([i]) =>
+        stripIfaces(i as string[])
+      ),
     client.prop(ref, "Accessible", "ChildCount", limits),
   ]);
+  if (!fixed) known.set(ref, { role, ifaces });
   const node: SkeletonNode = {
     ref,
-    role: Number(role[0]),
+    role,
     name: String(name ?? ""),
-    states: new StateSet(state[0] as number[]),
-    ifaces: stripIfaces(ifaces[0] as string[]),
+    states: state,
+    ifaces,
     children: [],
     childCount: Number(count),
   };
   const showing = isRoot || node.states.has(shown);
-  if (!showing || node.childCount === 0 || room <= 0) return node;
+  if (!showing || node.childCount === 0 || room <= 0) return { node, kids: [] };
+  let refs: Ref[];
   if (isManager(node)) {
     const visible = await visibleChildren(client, node, limits, room);
-    node.children = visible.children.map((k) => k.path);
     if (visible.table) node.table = visible.table;
-    return node;
+    refs = visible.children;
+  } else {
+    refs = (await client.children(ref, limits)).filter((k) => k.bus === ref.bus);
   }
-  const kids = await client.children(ref, limits);
-  node.children = kids.filter((k) => k.bus === ref.bus).map((k) => k.path);
-  return node;
+  node.children = refs.map((k) => k.path);
+  const kids = await mapLimit(refs.slice(0, room), STATE_BATCH, async (kid) => {
+    const [s] = await client.call(kid, "Accessible", "GetState", limits);
+    return { ref: kid, states: new StateSet(s as number[]) };
+  });
+  return { node, kids };
 }

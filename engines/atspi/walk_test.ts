@@ -96,7 +96,7 @@ Deno.test("walk: a sheet that manages its descendants is read by its visible ran
       count: 2 ** 31 - 1,
     },
   });
-  const s = await skeletonByWalk(client, { bus: BUS, path: "/w" }, LIMITS, 1_000);
+  const s = await skeletonByWalk(client, { bus: BUS, path: "/w" }, LIMITS, { max: 1_000 });
   assert.ok(!calls.includes("GetChildren /sheet"), "the sheet's children are never listed");
   const sheet = s.get("/sheet")!;
   assert.deepEqual(sheet.table, {
@@ -120,7 +120,7 @@ Deno.test("walk: the budget cuts a table's range by whole rows", async () => {
       count: 2 ** 31 - 1,
     },
   });
-  const s = await skeletonByWalk(client, { bus: BUS, path: "/sheet" }, LIMITS, 13);
+  const s = await skeletonByWalk(client, { bus: BUS, path: "/sheet" }, LIMITS, { max: 13 });
   const sheet = s.get("/sheet")!;
   assert.equal(sheet.table!.last_row, 1, "12 cells of room: two rows of five");
   assert.equal(sheet.children.length, 10);
@@ -131,7 +131,7 @@ Deno.test("walk: a child list longer than the bound is read by index, not listed
     "/w": { states: SHOWN, children: ["/list"] },
     "/list": { states: SHOWN, count: MAX_CHILD_LIST + 1 },
   });
-  const s = await skeletonByWalk(client, { bus: BUS, path: "/w" }, LIMITS, 10_000);
+  const s = await skeletonByWalk(client, { bus: BUS, path: "/w" }, LIMITS, { max: 10_000 });
   assert.ok(!calls.includes("GetChildren /list"));
   assert.equal(s.get("/list")!.children.length, 200, "the first 200 by index");
 });
@@ -142,7 +142,7 @@ Deno.test("walk: hidden nodes and leaves are never asked for children", async ()
     "/hidden": { states: [], children: ["/deep"] },
     "/leaf": { states: SHOWN },
   });
-  const s = await skeletonByWalk(client, { bus: BUS, path: "/w" }, LIMITS, 100);
+  const s = await skeletonByWalk(client, { bus: BUS, path: "/w" }, LIMITS, { max: 100 });
   assert.deepEqual([...s.keys()].sort(), ["/hidden", "/leaf", "/w"]);
   assert.ok(!calls.some((c) => c === "GetChildren /hidden" || c === "GetChildren /leaf"));
 });
@@ -152,7 +152,7 @@ Deno.test("walk: stops asking the app once the budget is spent", async () => {
   const nodes: Record<string, FakeNode> = { "/w": { states: SHOWN, children: kids } };
   for (const k of kids) nodes[k] = { states: SHOWN };
   const { client, calls } = fakeApp(nodes);
-  const s = await skeletonByWalk(client, { bus: BUS, path: "/w" }, LIMITS, 10);
+  const s = await skeletonByWalk(client, { bus: BUS, path: "/w" }, LIMITS, { max: 10 });
   assert.equal(s.size, 10);
   assert.ok(!calls.some((c) => c.endsWith(" /k9")), "no call about a node past the budget");
 });

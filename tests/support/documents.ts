@@ -31,6 +31,22 @@ export async function tempFile(text: string, suffix: string): Promise<string> {
   return path;
 }
 
+/** Starts `open` on a new file of `text` ending in `suffix`; the file is added to `files`. */
+export async function onDocument<T>(
+  files: string[],
+  text: string,
+  suffix: string,
+  open: (path: string) => Promise<T>,
+): Promise<T> {
+  const path = await tempFile(text, suffix);
+  files.push(path);
+  return await open(path);
+}
+
+/** Starts `open` on a new copy of the form page; its file is added to `files`. */
+export const onFormPage = <T>(files: string[], open: (page: string) => Promise<T>): Promise<T> =>
+  onDocument(files, FORM_PAGE, ".html", open);
+
 /** The value of cell (row, column) of {@link sheet}, 0-based; row 0 is the header. */
 export function sheetValue(row: number, column: number): string {
   if (row === 0) return ["Item", "Qty", "Price"][column]!;

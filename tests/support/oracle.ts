@@ -18,6 +18,8 @@ export interface OracleNode {
   value?: number;
   /** The first selected range of its text, when some is selected. */
   selected?: string;
+  /** It has the keyboard focus. */
+  focused?: boolean;
 }
 
 const SCRIPT = `
@@ -29,6 +31,8 @@ def walk(node, depth):
     if node is None or len(out) >= limit or depth > max_depth:
         return
     entry = {"role": node.getRoleName(), "name": node.name or ""}
+    if node.getState().contains(pyatspi.STATE_FOCUSED):
+        entry["focused"] = True
     try:
         t = node.queryText()
         entry["text"] = t.getText(0, min(t.characterCount, 4096))

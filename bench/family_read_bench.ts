@@ -1,0 +1,168 @@
+// deno-lint-ignore-file no-console -- a benchmark prints its figures.
+/**
+ * Reads per toolkit family (issue 19), side by side with pyatspi: one app of each family
+ * (GTK 3, GTK 4, Qt 5, Gecko, Chromium, LibreOffice), started alone and left to go idle.
+ *
+ * - first read: a connected engine lists the apps and reads the window for the first
+ *   time; the peer is pyatspi in a new process finding the window (listing the apps,
+ *   which also fetches their caches) and walking it for the first time. Python's start
+ *   and pyatspi's connection are not counted, nor is the engine's connection.
+ * - fresh read: the same engine reads the window again, everything asked anew but what
+ *   never changes (roles, interfaces: see engines/atspi/known.ts); the peer is pyatspi's
+ *   later walks (libatspi keeps the same things).
+ *
+ * Both read the same showing nodes with names, states, extents and texts
+ * (bench/pyatspi_walk.py); figures are per element, medians of {@link RUNS}. pyatspi does
+ * not walk a sheet's cells (it would ask for 2^31 children); the engine reads the visible
+ * ones, which count as elements of its read.
+ *
+ * Run inside the headless desktop: `deno task bench family_read`.
+ *
+ * @module
+ */
+import { AtspiEngine } from "../engines/atspi/engine.ts";
+import type { App } from "../tests/support/apps.ts";
+import * as apps from "../tests/support/apps.ts";
+import { FORM_TITLE, onDocument, onFormPage, sheet } from "../tests/support/documents.ts";
+import { quiet } from "../tests/support/proc_cost.ts";
+import { emit, median, round } from "./stats.ts";
+
+const RUNS = 9;
+const PYTHON = "/usr/bin/python3"; // The system Python has python3-pyatspi.
+const MAX_ELEMENTS = 5_000;
+
+/** One read: its time and element count. */
+interface Read {
+  ms: number;
+  nodes: number;
+}
+
+/** Our engine: the first read of the window, then {@link RUNS} fresh reads. */
+async function ours(pid: number): Promise<{ first: Read; fresh: Read[] }> {
+  const engine = new AtspiEngine();
+  try {
+    await engine.availability(); // Connects: not counted, as pyatspi's own is not.
+    const t = performance.now();
+    const listed = await engine.listApps(AbortSignal.timeout(10_000));
+    const window = listed.find((a) => a.pid === pid)?.windows[0]?.window;
+    if (!window) throw new Error(`Process ${pid} has no window on the bus`);
+    const listMs = performance.now() - t;
+    const read = async (): Promise<Read> => {
+      const t = performance.now();
+      const tree = await engine.readWindow(window, {
+        maxElements: MAX_ELEMENTS,
+        signal: AbortSignal.timeout(20_000),
+      });
+      return { ms: performance.now() - t, nodes: tree.nodes };
+    };
+    const firstRead = await read();
+    const first = { ms: listMs + firstRead.ms, nodes: firstRead.nodes };
+    const fresh: Read[] = [];
+    for (let i = 0; i < RUNS; i++) fresh.push(await read());
+    return { first, fresh };
+  } finally {
+    await engine.close();
+  }
+}
+
+/** pyatspi's first walk and later walks, in its own process. */
+async function pyatspi(pid: number): Promise<{ first: Read; later: Read[] }> {
+  const script = new URL("./pyatspi_walk.py", import.meta.url).pathname;
+  const out = await new Deno.Command(PYTHON, {
+    args: [script, "-", String(RUNS), "--pid", String(pid)],
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(120_000),
+  }).output();
+  if (!out.success) {
+    throw new Error(`pyatspi_walk.py failed: ${new TextDecoder().decode(out.stderr).trim()}`);
+  }
+  const rows = new TextDecoder().decode(out.stdout).split("\n").filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as Read & { warmup?: boolean; find_ms?: number });
+  const warmup = rows.find((r) => r.warmup);
+  if (!warmup) throw new Error("pyatspi_walk.py printed no first walk");
+  const first = { ms: (warmup.find_ms ?? 0) + warmup.ms, nodes: warmup.nodes };
+  return { first, later: rows.filter((r) => !r.warmup) };
+}
+
+/** One app of a family. */
+interface Subject {
+  family: string;
+  app: string;
+  start(files: string[]): Promise<App>;
+}
+
+const SUBJECTS: Subject[] = [
+  { family: "GTK 3", app: "mousepad", start: () => apps.mousepad() },
+  { family: "GTK 4", app: "gnome-calculator", start: () => apps.calculator() },
+  { family: "Qt 5", app: "FeatherPad", start: () => apps.featherpad() },
+  {
+    family: "Gecko",
+    app: "Firefox ESR, a form page",
+    start: (files) => onFormPage(files, (page) => apps.firefox(page, FORM_TITLE)),
+  },
+  {
+    family: "Chromium",
+    app: "Chromium, a form page",
+    start: (files) =>
+      onFormPage(files, (page) => apps.chromium(page, FORM_TITLE, "Last paragraph")),
+  },
+  {
+    family: "LibreOffice",
+    app: "Calc, 40 rows",
+    start: (files) =>
+      onDocument(files, sheet(40), ".fods", (doc) => apps.libreoffice(doc, "LibreOffice Calc")),
+  },
+];
+
+function line(s: Subject, kind: string, mine: Read[], theirs: Read[], note: string): void {
+  const perEl = (rs: Read[]) => median(rs.map((r) => r.ms / r.nodes));
+  const o = perEl(mine), p = perEl(theirs);
+  emit({
+    bench: `read ${kind}: ${s.family} (${s.app}) ms/element`,
+    figure: round(o, 3),
+    unit: "ms",
+    peer: "pyatspi",
+    peer_figure: round(p, 3),
+    ratio: round(p / o, 2),
+    note: `ours ${round(median(mine.map((r) => r.ms)), 1)} ms for ${
+      median(mine.map((r) => r.nodes))
+    } elements, pyatspi ${round(median(theirs.map((r) => r.ms)), 1)} ms for ${
+      median(theirs.map((r) => r.nodes))
+    }; ${note}`,
+  });
+}
+
+if (!Deno.env.get("DISPLAY") || !Deno.env.get("DBUS_SESSION_BUS_ADDRESS")) {
+  console.error("family_read_bench: run it inside the headless desktop (deno task bench)");
+  Deno.exit(2);
+}
+
+/** Starts `s` alone, lets it go idle, runs `fn` on it, stops it. */
+async function withApp<T>(s: Subject, fn: (pid: number) => Promise<T>): Promise<T> {
+  const files: string[] = [];
+  const app = await s.start(files);
+  try {
+    await quiet(app.pid);
+    return await fn(app.pid);
+  } finally {
+    await app.stop();
+    for (const f of files) await Deno.remove(f).catch(() => {});
+  }
+}
+
+for (const s of SUBJECTS) {
+  // Each side gets an app of its own: a first read pays for what the app does when some
+  // client first looks (atk-bridge builds its cache, GTK 4 exposes its widgets), and the
+  // side that came second would find that done.
+  const mine = await withApp(s, ours);
+  const py = await withApp(s, pyatspi);
+  line(
+    s,
+    "first",
+    [mine.first],
+    [py.first],
+    "one each, on an app of its own: list the apps, read the window",
+  );
+  line(s, "fresh", mine.fresh, py.later, `medians of ${RUNS}`);
+}

@@ -1,0 +1,56 @@
+/**
+ * What the engine remembers of an accessible object between reads: its role, interfaces
+ * and action count. They are fixed for an object's life (a toolkit that changes an
+ * element's role makes a new object, with a new path: Chromium, Gecko), and every toolkit
+ * here names its objects by a counter, so a path never comes back for another object. A
+ * re-read then asks each node only what can change: its name, states, children, bounds
+ * and text. pyatspi (libatspi) keeps the same things for the same reason.
+ *
+ * @module
+ */
+import type { Ref } from "./client.ts";
+
+/** The fixed attributes of one object. */
+export interface Fixed {
+  /** AtspiRole number. */
+  role: number;
+  /** Interface names without the `org.a11y.atspi.` prefix. */
+  ifaces: Set<string>;
+  /** `Action.NActions`, once read. */
+  actions?: number;
+}
+
+/**
+ * Objects remembered at most (a few MB); past it the memory starts again, and reads stay
+ * correct, only slower once. A bus name is never reused, so an app that quit leaves
+ * entries that are never hit, until that restart.
+ */
+const MAX_KNOWN = 50_000;
+
+/** Fixed attributes by object, and how each app is best read, across reads. */
+export class Known {
+  readonly #map = new Map<string, Fixed>();
+  /**
+   * Apps (bus names) read by walking: their cache proved no use for their windows (Qt,
+   * LibreOffice), or their toolkit's cache holds the whole app (GTK 3).
+   */
+  readonly walkOnly = new Set<string>();
+  /** Apps whose toolkit was asked, so the question is not asked again. */
+  readonly toolkitAsked = new Set<string>();
+
+  /** What is known of `ref`. */
+  get(ref: Ref): Fixed | undefined {
+    return this.#map.get(`${ref.bus}|${ref.path}`);
+  }
+
+  /** Remembers `fixed` for `ref`. */
+  set(ref: Ref, fixed: Fixed): void {
+    if (this.#map.size >= MAX_KNOWN) this.#map.clear();
+    this.#map.set(`${ref.bus}|${ref.path}`, fixed);
+  }
+
+  /** Objects remembered. */
+  get size(): number {
+    return this.#map.size;
+  }
+}
