@@ -289,6 +289,40 @@ Deno.test("Driver act on the current version acts on the right node and answers 
   });
 });
 
+Deno.test("Driver act whose object the app replaced reads the window once and acts on the new one", async () => {
+  const alpha = alphaOnly();
+  await withDriver([alpha], async ({ rpc }) => {
+    const v1 = await rpc.call("read_ui", { app: "Notes" });
+    // The app recreated the button's object without a notification (Gecko, Chromium):
+    // the map still lists the id, and the engine finds the old handle gone.
+    alpha.tree("w-notes").children[0] = button("save-2", "Save", 0);
+    alpha.actError = (call) =>
+      call.handle === "save" ? new DriverError("element_not_found", "Element is gone") : undefined;
+    const r = await rpc.call("act", {
+      window: "w-notes",
+      version: 1,
+      id: idOf(v1, "Save"),
+      action: "press",
+    });
+    assert.deepEqual(alpha.acts.map((a) => a.handle), ["save", "save-2"]);
+    assert.equal(r.ok, true);
+  });
+});
+
+Deno.test("Driver act on an id that is really gone answers element_not_found after one re-read", async () => {
+  const alpha = alphaOnly();
+  await withDriver([alpha], async ({ rpc }) => {
+    const v1 = await rpc.call("read_ui", { app: "Notes" });
+    alpha.tree("w-notes").children.splice(0, 1);
+    alpha.actError = () => new DriverError("element_not_found", "Element is gone");
+    await refused(
+      rpc.call("act", { window: "w-notes", version: 1, id: idOf(v1, "Save"), action: "press" }),
+      "element_not_found",
+    );
+    assert.deepEqual(alpha.acts.map((a) => a.handle), ["save"], "acted once, then gave up");
+  });
+});
+
 Deno.test("Driver act the app does not react to answers no_reaction and effect none", async () => {
   const alpha = alphaOnly();
   await withDriver([alpha], async ({ rpc }) => {

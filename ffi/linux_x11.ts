@@ -30,6 +30,8 @@ export const X11_SYMBOLS = {
   XDisplayWidth: { parameters: ["pointer", "i32"], result: "i32" },
   // int XDisplayHeight(Display *display, int screen_number);
   XDisplayHeight: { parameters: ["pointer", "i32"], result: "i32" },
+  // int XRaiseWindow(Display *display, Window w);
+  XRaiseWindow: { parameters: ["pointer", "u64"], result: "i32" },
   // int XFlush(Display *display);
   XFlush: { parameters: ["pointer"], result: "i32" },
   // int XSync(Display *display, Bool discard);

@@ -149,8 +149,16 @@ export type PixelInput =
 
 /** How an action was carried out, so callers know when it was not the native path. */
 export interface ActOutcome {
-  /** `action`: the accessibility interface did it; `pixel`: input at the element's centre. */
-  via: "action" | "pixel";
+  /**
+   * `action`: the accessibility interface did it; `pixel`: input at the element's point;
+   * `keys`: the element was focused and the text typed.
+   */
+  via: "action" | "pixel" | "keys";
+  /**
+   * What the element holds when, read back, it does not hold what was asked (`set_value`,
+   * `type_text`): the action failed, and the caller is told with what there is.
+   */
+  found?: string;
 }
 
 /** A change an app announced; the live map turns these into patches. */

@@ -21,6 +21,7 @@ export type ErrorCode =
   | "driver_unavailable"
   | "timeout"
   | "busy"
+  | "obscured"
   | "internal";
 
 /** JSON-RPC numbers: the standard ones, then the driver's own in the server range. */
@@ -39,6 +40,7 @@ const RPC_NUMBER: Record<ErrorCode, number> = {
   driver_unavailable: -32007,
   timeout: -32008,
   busy: -32009,
+  obscured: -32010,
 };
 
 /** An error a caller can act on: a stable code plus the data needed to recover. */

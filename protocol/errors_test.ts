@@ -20,6 +20,7 @@ const WIRE: Record<ErrorCode, number> = {
   driver_unavailable: -32007,
   timeout: -32008,
   busy: -32009,
+  obscured: -32010,
 };
 const CODES = Object.keys(WIRE) as ErrorCode[];
 

@@ -97,10 +97,19 @@ export const ReadUiResult = z.strictObject({
 export const Settled = z.enum(["quiet", "no_reaction", "busy", "timeout"]);
 
 /** `act`. */
+/** How an action was carried out (`keys`: the element focused and the text typed). */
+export const Via = z.enum(["action", "pixel", "keys"]);
+
 export const ActResult = z.strictObject({
-  ok: z.literal(true),
+  /**
+   * False when the action ran but did not do what was asked: a `set_value` or `type_text`
+   * whose element, read back, holds something else (`value` says what).
+   */
+  ok: z.boolean(),
   version: z.number().int(),
-  via: z.enum(["action", "pixel"]),
+  via: Via,
+  /** When `ok` is false: what the element holds. */
+  value: z.string().optional(),
   effect: z.enum(["changed", "none"]),
   settled: Settled,
   settle_ms: z.number(),
@@ -122,7 +131,9 @@ export const StepResult = z.strictObject({
     code: z.string(),
     message: z.string(),
   }).optional(),
-  via: z.enum(["action", "pixel"]).optional(),
+  via: Via.optional(),
+  /** When the step's text did not take: what the element holds. */
+  value: z.string().optional(),
   /** The step's element was found again by its crop: its id had changed since the plan. */
   resolved_by: z.literal("crop").optional(),
   settled: Settled.optional(),

@@ -36,6 +36,7 @@ export const CALLER_CODES: ReadonlySet<string> = new Set([
   "window_not_found",
   "element_not_found",
   "busy",
+  "obscured",
 ]);
 
 /** One finished call as the router saw it. */

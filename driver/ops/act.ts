@@ -13,13 +13,15 @@ import type { DriverCore } from "../core.ts";
 import type { Watched } from "../../live/windows.ts";
 import { pixelInputOf, type PixelStep } from "./input.ts";
 import { mapEngineOf } from "../engine_choice.ts";
-import type { Engine, InputGate, RawNode, WindowInfo } from "../../model/engine.ts";
+import type { ActOutcome, Engine, InputGate, RawNode, WindowInfo } from "../../model/engine.ts";
 
 type Settled = HandlerResultOf<"act">["settled"];
 
 /** One step's outcome, before the batch's bookkeeping. */
 interface StepOutcome {
-  via: "action" | "pixel";
+  via: ActOutcome["via"];
+  /** What the element holds when its text did not take (see ActOutcome). */
+  found: string | undefined;
   /** The element was found again by its crop: its id had changed. */
   byCrop: boolean;
   settled: Settled;
@@ -70,7 +72,8 @@ async function runStep(
   const before = core.live.events.count(w.app);
   // Input that lands by screen position runs alone, whichever windows others own.
   const gate: InputGate = (input) => core.locks.pixels(w.window, ctx.op, input, signal);
-  let via: "action" | "pixel" = "pixel";
+  let via: ActOutcome["via"] = "pixel";
+  let found: string | undefined;
   let byCrop = false;
   if ("input" in step) {
     await gate(() => engine.input(pixelInputOf(step.input), signal));
@@ -82,7 +85,17 @@ async function runStep(
       node = await replayByCrop(engine, w, planned, step.id, err, signal);
       byCrop = true;
     }
-    via = (await engine.act(w.window, node, step.action, step.value, signal, gate)).via;
+    try {
+      ({ via, found } = await engine.act(w.window, node, step.action, step.value, signal, gate));
+    } catch (err) {
+      // The map lists the id but the app replaced the object behind it (Gecko and
+      // Chromium recreate objects): read the window once, find the id again, act on it.
+      if (!(err instanceof DriverError && err.code === "element_not_found")) throw err;
+      w = await core.live.refresh(w, signal, true);
+      const again = w.map.handle(step.id);
+      if (again === undefined || again.handle === node.handle) throw err;
+      ({ via, found } = await engine.act(w.window, again, step.action, step.value, signal, gate));
+    }
   }
   const t0 = performance.now();
   const settled = await core.live.events.settle(
@@ -100,7 +113,7 @@ async function runStep(
     if (!reading.aborted) throw err;
     return w; // out of time: the map as it stands, with what was done
   });
-  return { via, byCrop, settled, settleMs, reacted, watched };
+  return { via, found, byCrop, settled, settleMs, reacted, watched };
 }
 
 /**
@@ -142,9 +155,10 @@ export async function act(
     ? await openedBy(core, out.watched, ctx)
     : [];
   return {
-    ok: true,
+    ok: out.found === undefined,
     version: map.version,
     via: out.via,
+    ...(out.found !== undefined ? { value: out.found } : {}),
     effect: changed ? "changed" : "none",
     settled: out.settled,
     settle_ms: out.settleMs,
@@ -201,9 +215,19 @@ export async function runBatch(
         ctx,
       );
       w = out.watched;
+      if (out.found !== undefined) failed = true;
       results.push({
-        ok: true,
+        ok: out.found === undefined,
         via: out.via,
+        ...(out.found !== undefined
+          ? {
+            value: out.found,
+            error: {
+              code: "value_mismatch",
+              message: `The element holds ${JSON.stringify(out.found)}, not what was asked`,
+            },
+          }
+          : {}),
         ...(out.byCrop ? { resolved_by: "crop" as const } : {}),
         settled: out.settled,
         ms: elapsed(t0),

@@ -1,7 +1,8 @@
 /**
  * Element actions through AT-SPI's Action, EditableText, Value and Component interfaces.
  * Where an element offers no interface for an action, a pointer click at its centre is
- * used and the outcome says `via: "pixel"`, never silently.
+ * used and the outcome says `via: "pixel"`, never silently; text that the element's
+ * interface did not enter is typed (`via: "keys"`, text_entry.ts).
  *
  * @module
  */
@@ -10,6 +11,7 @@ import { DriverError } from "../../protocol/errors.ts";
 import type { ActOutcome, PixelInput, RawNode } from "../../model/engine.ts";
 import type { AtspiClient, CallLimits, Ref } from "./client.ts";
 import { Variant } from "../../platform/dbus/mod.ts";
+import { enterText } from "./text_entry.ts";
 
 /** Action names AT-SPI toolkits use, in the order we prefer them per driver action. */
 const PREFERRED: Partial<Record<ActionName, string[]>> = {
@@ -45,16 +47,37 @@ function centre(node: RawNode): { x: number; y: number } {
   return { x: Math.round(b.x + b.w / 2), y: Math.round(b.y + b.h / 2) };
 }
 
+/** Most actions one element is asked the names of. */
+const MAX_ACTIONS = 16;
+
+/**
+ * The element's action names, by index. Asked one by one (`GetName`), as libatspi does:
+ * Gecko answers the bulk `GetActions` with ";;" for every field, so a press found no
+ * "press" and fell back to a pixel click.
+ */
+async function actionNames(client: AtspiClient, ref: Ref, limits: CallLimits): Promise<string[]> {
+  const n = Math.min(Number(await client.prop(ref, "Action", "NActions", limits)), MAX_ACTIONS);
+  return await Promise.all(
+    Array.from({ length: Math.max(0, n) }, async (_, i) => {
+      const [name] = await client.call(ref, "Action", "GetName", limits, "i", [i]);
+      return String(name ?? "").toLowerCase();
+    }),
+  );
+}
+
 async function doNamedAction(
   client: AtspiClient,
   ref: Ref,
+  node: RawNode,
   prefs: string[],
   limits: CallLimits,
 ): Promise<boolean> {
+  // No Action interface, or one with no action (GTK 4 puts it on every widget): the tree
+  // read said so, and asking again would only fail.
+  if (!node.actions.includes("press")) return false;
   let names: string[];
   try {
-    const [list] = await client.call(ref, "Action", "GetActions", limits);
-    names = (list as [string, string, string][]).map(([n]) => n.toLowerCase());
+    names = await actionNames(client, ref, limits);
   } catch (err) {
     if (err instanceof DriverError && err.code === "element_not_found") return false;
     throw err;
@@ -86,11 +109,11 @@ export async function performAction(
     case "select":
     case "expand":
     case "collapse":
-      if (await doNamedAction(client, ref, prefs!, limits)) return { via: "action" };
+      if (await doNamedAction(client, ref, node, prefs!, limits)) return { via: "action" };
       await input({ kind: "click", ...centre(node), button: "left", count: 1 });
       return { via: "pixel" };
     case "show_menu":
-      if (await doNamedAction(client, ref, prefs!, limits)) return { via: "action" };
+      if (await doNamedAction(client, ref, node, prefs!, limits)) return { via: "action" };
       await input({ kind: "click", ...centre(node), button: "right", count: 1 });
       return { via: "pixel" };
     case "focus": {
@@ -102,9 +125,9 @@ export async function performAction(
       await client.call(ref, "Component", "ScrollTo", limits, "u", [SCROLL_ANYWHERE]);
       return { via: "action" };
     case "set_value":
-      return await setValue(client, ref, node, value, limits);
+      return await setValue(client, input, ref, node, value, limits);
     case "type_text":
-      return await typeText(client, ref, node, value, limits);
+      return await typeText(client, input, ref, node, value, limits);
   }
 }
 
@@ -118,6 +141,7 @@ function required(value: string | undefined, action: string): string {
 
 async function setValue(
   client: AtspiClient,
+  input: Input,
   ref: Ref,
   node: RawNode,
   value: string | undefined,
@@ -126,9 +150,7 @@ async function setValue(
   value = required(value, "set_value");
   if (!node.actions.includes("set_value")) throw refused(node, "set the value of");
   if (node.actions.includes("type_text")) {
-    const [ok] = await client.call(ref, "EditableText", "SetTextContents", limits, "s", [value]);
-    if (ok === false) throw refused(node, "set the text of");
-    return { via: "action" };
+    return await enterText(client, input, ref, node, { kind: "set", value }, limits);
   }
   const n = Number(value);
   if (!Number.isFinite(n)) {
@@ -141,11 +163,14 @@ async function setValue(
     "CurrentValue",
     new Variant("d", n),
   ]);
-  return { via: "action" };
+  // A range clamps and steps what it is given: what it holds is the answer.
+  const now = Number(await client.prop(ref, "Value", "CurrentValue", limits));
+  return Math.abs(now - n) < 1e-9 ? { via: "action" } : { via: "action", found: String(now) };
 }
 
 async function typeText(
   client: AtspiClient,
+  input: Input,
   ref: Ref,
   node: RawNode,
   value: string | undefined,
@@ -153,19 +178,5 @@ async function typeText(
 ): Promise<ActOutcome> {
   value = required(value, "type_text");
   if (!node.actions.includes("type_text")) throw refused(node, "type into");
-  // Inserting at the caret types like a person would, without depending on which X
-  // window has keyboard focus (there is no window manager on a headless guest).
-  const caret = await client.prop(ref, "Text", "CaretOffset", limits);
-  const at = typeof caret === "number" && caret >= 0 ? caret : -1;
-  const position = at >= 0
-    ? at
-    : Number((await client.call(ref, "Text", "GetCharacterCount", limits))[0] ?? 0);
-  const [ok] = await client.call(ref, "EditableText", "InsertText", limits, "isi", [
-    position,
-    value,
-    // The length is in UTF-8 bytes (atk and GTK take it as a byte count), not characters.
-    new TextEncoder().encode(value).length,
-  ]);
-  if (ok === false) throw refused(node, "type into");
-  return { via: "action" };
+  return await enterText(client, input, ref, node, { kind: "type", value }, limits);
 }

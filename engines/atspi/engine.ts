@@ -35,6 +35,7 @@ import { readSkeleton, skeletonByWalk, visibilityState } from "./skeleton.ts";
 import { STATE } from "./states.ts";
 import { mapLimit } from "../../util/pool.ts";
 import { buildTree } from "./tree.ts";
+import { uncover, visiblePart } from "./uncover.ts";
 import { Known } from "./known.ts";
 import { ATSPI_OPS } from "./ops.ts";
 
@@ -47,6 +48,9 @@ export interface AtspiOptions {
   /** How long an app that floods bounds notifications is first muted (default 30 s). */
   boundsMuteMs?: number;
 }
+
+/** How long Gecko takes to fill what its first answers lacked (50 ms seen; margin). */
+const GECKO_FILL_MS = 150;
 
 /** The answer to a bounds-only patch read: only `handle` and `bounds` mean anything. */
 const BOUNDS_ONLY: RawNode = {
@@ -151,6 +155,21 @@ export class AtspiEngine implements Engine {
   }
 
   async readWindow(window: string, budget: ReadBudget): Promise<WindowTree> {
+    const started = performance.now();
+    const tree = await this.#readWindow(window, budget);
+    const bus = this.#windows.get(window)?.ref.bus;
+    if (bus === undefined || this.#known.readOnce.has(bus)) return tree;
+    this.#known.readOnce.add(bus);
+    if (this.#known.toolkits.get(bus) !== "Gecko") return tree;
+    // Gecko answers the first questions of a client from a cache it fills only then (a
+    // web input's name from its label came empty, and no notification followed): the
+    // app's first read is read again once Gecko has filled it, a few tens of ms later.
+    await new Promise((r) => setTimeout(r, GECKO_FILL_MS));
+    const again = await this.#readWindow(window, budget);
+    return { ...again, ms: performance.now() - started };
+  }
+
+  async #readWindow(window: string, budget: ReadBudget): Promise<WindowTree> {
     const started = performance.now();
     this.#walks++;
     const client = await this.#connect();
@@ -274,18 +293,28 @@ export class AtspiEngine implements Engine {
     gate: InputGate = ungated,
   ): Promise<ActOutcome> {
     const client = await this.#connect();
-    await this.window(window, signal);
+    const entry = await this.window(window, signal);
     const ref = refOf(node.handle);
     if (ref.path === NULL_PATH) throw new DriverError("element_not_found", "Element is gone");
+    const limits = this.#limits(signal);
+    // Pointer input goes to the element's visible part: the window cuts off what is
+    // scrolled out of it.
+    const [x, y, w, h] = await client.extents(entry.ref, limits);
+    const visible = { ...node, bounds: visiblePart(node.bounds, { x, y, w, h }) };
     return await performAction(
       client,
-      // The pixel fallback lands by screen position: under the gate.
-      (input) => gate(() => this.input(input, signal)),
+      // Pointer input lands by screen position: under the gate, and only where the
+      // element's app is on top.
+      (input) =>
+        gate(async () => {
+          uncover(this.#display(), input, entry.pid);
+          await this.input(input, signal);
+        }),
       ref,
-      node,
+      visible,
       action,
       value,
-      this.#limits(signal),
+      limits,
     );
   }
 

@@ -35,8 +35,10 @@ export class Known {
    * LibreOffice), or their toolkit's cache holds the whole app (GTK 3).
    */
   readonly walkOnly = new Set<string>();
-  /** Apps whose toolkit was asked, so the question is not asked again. */
-  readonly toolkitAsked = new Set<string>();
+  /** Each app's toolkit (`Application.ToolkitName`), once asked. */
+  readonly toolkits = new Map<string, string>();
+  /** Apps read at least once: Gecko answers its first reads in part (engine.ts). */
+  readonly readOnce = new Set<string>();
 
   /** What is known of `ref`. */
   get(ref: Ref): Fixed | undefined {

@@ -128,7 +128,7 @@ export async function readSkeleton(
     known.walkOnly.add(root.bus);
     return skeletonByWalk(client, root, limits, { max, known });
   };
-  if (!known.toolkitAsked.has(root.bus)) await askToolkit(client, root.bus, limits, known);
+  if (!known.toolkits.has(root.bus)) await askToolkit(client, root.bus, limits, known);
   if (known.walkOnly.has(root.bus)) return await walk();
   let skeleton = await skeletonFromCache(client, root.bus, limits);
   // Qt answers the cache call with an empty list: a cache without the window is no cache.
@@ -158,11 +158,11 @@ export async function readSkeleton(
 }
 
 /**
- * GTK 3's atk-bridge answers `GetItems` with every object of the app it has seen (a
+ * Asks app `bus` its toolkit, remembered in `known`. GTK 3's atk-bridge answers `GetItems` with every object of the app it has seen (a
  * text editor's 322, its closed menus' items among them, for a window of 18 showing
  * nodes): walking the window costs less, so GTK 3 apps are walked.
  */
-async function askToolkit(
+export async function askToolkit(
   client: AtspiClient,
   bus: string,
   limits: CallLimits,
@@ -173,7 +173,7 @@ async function askToolkit(
     client.prop(app, "Application", "ToolkitName", limits),
     client.prop(app, "Application", "Version", limits),
   ]).catch(() => ["", ""]);
-  known.toolkitAsked.add(bus);
+  known.toolkits.set(bus, String(name));
   if (String(name) === "gtk" && String(version).startsWith("3.")) known.walkOnly.add(bus);
 }
 

@@ -167,8 +167,9 @@ export function actionsOf(node: SkeletonNode): ActionName[] {
   const out: ActionName[] = [];
   if (node.ifaces.has("Action")) out.push("press", "click");
   if (s.has(STATE.FOCUSABLE)) out.push("focus");
-  const editable = node.ifaces.has("EditableText") && s.has(STATE.EDITABLE) &&
-    !s.has(STATE.READ_ONLY);
+  // Chromium's inputs have no EditableText: their text is typed (act.ts).
+  const editable = (node.ifaces.has("EditableText") || node.ifaces.has("Text")) &&
+    s.has(STATE.EDITABLE) && !s.has(STATE.READ_ONLY);
   if (editable || node.ifaces.has("Value")) out.push("set_value");
   if (editable) out.push("type_text");
   if (s.has(STATE.SELECTABLE)) out.push("select");

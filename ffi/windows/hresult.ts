@@ -136,6 +136,7 @@ const LEAD: Record<ErrorCode, string> = {
   unauthorized: "A UI Automation call failed",
   stale_version: "A UI Automation call failed",
   busy: "A UI Automation call failed",
+  obscured: "A UI Automation call failed",
 };
 
 /** The DriverError for a failed HRESULT (see {@link checkHr}). */

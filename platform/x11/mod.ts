@@ -16,3 +16,4 @@ export { captureScreen, captureWindow } from "./capture.ts";
 export { windowBounds, windowsForPid } from "./windows.ts";
 export { activeWindow, type TopLevelWindow, topLevelWindows } from "./top_level.ts";
 export { parseKeys } from "./keys.ts";
+export { type PlacedWindow, raiseWindow, windowsAt } from "./stacking.ts";

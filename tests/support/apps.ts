@@ -274,6 +274,51 @@ export function typeFromOutside(key: string, count: number, delayMs = 100): Typi
   };
 }
 
+/**
+ * An xterm titled "Cover" over the screen's top-left 900 × 780 points: another app's
+ * window on top of whatever was started before. It is not on the accessibility bus.
+ */
+export async function cover(): Promise<App> {
+  requireDesktop();
+  const child = new Deno.Command("xterm", {
+    args: ["-title", "Cover", "-geometry", "150x60+0+0"],
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  await waitForWindow("Cover");
+  return {
+    pid: child.pid,
+    async stop() {
+      await stopPid(child.pid);
+      await child.status;
+    },
+  };
+}
+
+/**
+ * The title of the top-level window on top at screen point (x, y), as xwininfo lists the
+ * root's children (top first): the X server's own answer, not the driver's.
+ */
+export async function titleOnTopAt(x: number, y: number): Promise<string | undefined> {
+  const text = async (args: string[]) =>
+    new TextDecoder().decode((await new Deno.Command("xwininfo", { args }).output()).stdout);
+  for (const line of (await text(["-root", "-children"])).split("\n")) {
+    const m = /^\s+(0x[0-9a-f]+) "([^"]*)": \([^)]*\)\s+(\d+)x(\d+)\+(-?\d+)\+(-?\d+)/.exec(line);
+    if (!m) continue;
+    const [w, h, left, top] = [m[3], m[4], m[5], m[6]].map(Number) as [
+      number,
+      number,
+      number,
+      number,
+    ];
+    if (x < left || x >= left + w || y < top || y >= top + h) continue;
+    // Unmapped windows are listed too; only a viewable one is on top.
+    if ((await text(["-id", m[1]!])).includes("IsViewable")) return m[2];
+  }
+  return undefined;
+}
+
 /** featherpad (Qt 5), a text editor. */
 export const featherpad = (): Promise<App> => startApp("featherpad", [], "Untitled");
 

@@ -1,0 +1,115 @@
+/**
+ * `set_value` and `type_text` on editable text, checked by reading the text back.
+ *
+ * The element's own interface goes first (`EditableText.SetTextContents`, `InsertText`).
+ * Toolkits differ in what that does: Gecko answers true to `SetTextContents` and leaves a
+ * web input as it was; Chromium offers no EditableText on inputs at all. So the text is
+ * read back, and when it is not what was asked (or there is no such interface), the
+ * element is focused and the text typed through the keyboard, select-all first for a
+ * `set_value`, and read back again. The outcome says which way (`action` or `keys`), and
+ * when even the keys did not give the asked text, what the element holds (`found`).
+ *
+ * @module
+ */
+import type { ActOutcome, RawNode } from "../../model/engine.ts";
+import type { AtspiClient, CallLimits, Ref } from "./client.ts";
+import type { Input } from "./act.ts";
+
+/** How long a read-back waits for the text to change (keys arrive through X). */
+const READ_BACK_MS = 1_500;
+/** Longest text read back: what the driver reads into `value` at most. */
+const MAX_READ = 10_000;
+
+/** What is asked: replace the whole text, or insert at the caret. */
+export type Entry = { kind: "set"; value: string } | { kind: "type"; value: string };
+
+/** The element's text, at most {@link MAX_READ} characters. */
+async function textOf(client: AtspiClient, ref: Ref, limits: CallLimits): Promise<string> {
+  const count = Number(await client.prop(ref, "Text", "CharacterCount", limits));
+  if (!(count > 0)) return "";
+  const [t] = await client.call(ref, "Text", "GetText", limits, "ii", [
+    0,
+    Math.min(count, MAX_READ),
+  ]);
+  return String(t ?? "");
+}
+
+/** Reads the text until `want` holds or {@link READ_BACK_MS} pass; the last text read. */
+async function readBack(
+  client: AtspiClient,
+  ref: Ref,
+  limits: CallLimits,
+  want: (text: string) => boolean,
+): Promise<string> {
+  const until = performance.now() + READ_BACK_MS;
+  while (true) {
+    const text = await textOf(client, ref, limits);
+    if (want(text) || performance.now() >= until) return text;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** The caret offset, or the end of `text` when the toolkit has none. */
+async function caretIn(
+  client: AtspiClient,
+  ref: Ref,
+  limits: CallLimits,
+  text: string,
+): Promise<number> {
+  const caret = Number(await client.prop(ref, "Text", "CaretOffset", limits));
+  return Number.isInteger(caret) && caret >= 0 && caret <= text.length ? caret : text.length;
+}
+
+/** Enters `entry` into the editable text element `node`. */
+export async function enterText(
+  client: AtspiClient,
+  input: Input,
+  ref: Ref,
+  node: RawNode,
+  entry: Entry,
+  limits: CallLimits,
+): Promise<ActOutcome> {
+  const before = await textOf(client, ref, limits);
+  const at = entry.kind === "type" ? await caretIn(client, ref, limits, before) : 0;
+  const expected = entry.kind === "set"
+    ? entry.value
+    : before.slice(0, at) + entry.value + before.slice(at);
+  const [ifaces] = await client.call(ref, "Accessible", "GetInterfaces", limits);
+  if ((ifaces as string[]).includes("org.a11y.atspi.EditableText")) {
+    const [ok] = entry.kind === "set"
+      ? await client.call(ref, "EditableText", "SetTextContents", limits, "s", [entry.value])
+      : await client.call(ref, "EditableText", "InsertText", limits, "isi", [
+        at,
+        entry.value,
+        // The length is in UTF-8 bytes (atk and GTK take it as a byte count).
+        new TextEncoder().encode(entry.value).length,
+      ]);
+    if (ok !== false) {
+      const text = await readBack(client, ref, limits, (t) => t === expected);
+      if (text === expected) return { via: "action" };
+    }
+  }
+  // Through the keyboard: the element takes the focus, the pointer rests on it (with no
+  // window manager, X sends keys to the window under the pointer), then the keys.
+  await client.call(ref, "Component", "GrabFocus", limits);
+  const b = node.bounds;
+  await input({ kind: "move", x: Math.round(b.x + b.w / 2), y: Math.round(b.y + b.h / 2) });
+  const now = await textOf(client, ref, limits);
+  if (entry.kind === "set") {
+    await input({ kind: "key", keys: "ctrl+a" });
+    await input(
+      entry.value === "" ? { kind: "key", keys: "BackSpace" } : {
+        kind: "type",
+        text: entry.value,
+      },
+    );
+  } else {
+    // Focusing may have moved the caret: type at the end, where a person clicking into
+    // the field would.
+    await input({ kind: "key", keys: "ctrl+End" });
+    await input({ kind: "type", text: entry.value });
+  }
+  const want = entry.kind === "set" ? entry.value : now + entry.value;
+  const text = await readBack(client, ref, limits, (t) => t === want || t === expected);
+  return text === want || text === expected ? { via: "keys" } : { via: "keys", found: text };
+}

@@ -1,0 +1,190 @@
+/**
+ * Actions that do what they say in both browsers (issue 20): a form filled by element,
+ * text read back, a press through the element's own action, a button under another
+ * app's window, and objects the browser replaced. Every effect is checked by pyatspi in
+ * its own process or by the X server, never by the driver's answer.
+ */
+import assert from "node:assert/strict";
+import type { Element } from "../protocol/element.ts";
+import * as apps from "./support/apps.ts";
+import { type App, requireDesktop } from "./support/apps.ts";
+import { centre, session } from "./support/client.ts";
+import { FORM_TITLE, onFormPage } from "./support/documents.ts";
+import { oracleNodes } from "./support/oracle.ts";
+import type { DriverClient } from "../rpc/client.ts";
+
+requireDesktop();
+
+interface Browser {
+  name: string;
+  start(files: string[]): Promise<App>;
+}
+
+const BROWSERS: Browser[] = [
+  {
+    name: "Firefox",
+    start: (files) => onFormPage(files, (page) => apps.firefox(page, FORM_TITLE)),
+  },
+  {
+    name: "Chromium",
+    start: (files) =>
+      onFormPage(files, (page) => apps.chromium(page, FORM_TITLE, "Last paragraph")),
+  },
+];
+
+/** The text pyatspi reads in the entry named `name`. */
+async function entryText(pid: number, name: string): Promise<string | undefined> {
+  return (await oracleNodes(pid)).find((n) => n.role === "entry" && n.name === name)?.text;
+}
+
+/** What pyatspi reads in the page's message paragraph. */
+async function message(pid: number): Promise<string | undefined> {
+  return (await oracleNodes(pid)).find((n) =>
+    n.role === "paragraph" && /signed in/i.test(n.text ?? "")
+  )
+    ?.text;
+}
+
+/** Polls `read` until it answers `want` (the page updates asynchronously), up to 5 s. */
+async function eventually<T>(read: () => Promise<T>, want: T): Promise<T> {
+  const until = Date.now() + 5_000;
+  let got = await read();
+  while (got !== want && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 100));
+    got = await read();
+  }
+  return got;
+}
+
+/** The window's current elements and version. */
+async function current(client: DriverClient, window: string) {
+  const r = await client.call("read_ui", { window });
+  return { els: r.elements!, version: r.version };
+}
+
+const byName = (els: Element[], role: string, name: string): Element => {
+  const e = els.find((x) => x.role === role && x.name === name);
+  if (!e) throw new Error(`No ${role} "${name}"`);
+  return e;
+};
+
+async function withBrowser(
+  b: Browser,
+  fn: (app: App, client: DriverClient, window: string) => Promise<void>,
+): Promise<void> {
+  const files: string[] = [];
+  const app = await b.start(files);
+  const s = await session();
+  try {
+    const r = await s.client.call("read_ui", { app: app.pid });
+    await fn(app, s.client, r.window);
+  } finally {
+    await s.close();
+    await app.stop();
+    for (const f of files) await Deno.remove(f).catch(() => {});
+  }
+}
+
+for (const b of BROWSERS) {
+  Deno.test(`${b.name}: a form is filled and sent by element, each step read back`, async () => {
+    await withBrowser(b, async (app, client, window) => {
+      let { els, version } = await current(client, window);
+      const user = byName(els, "AXTextField", "User name");
+      assert.ok(user.actions.includes("set_value") && user.actions.includes("type_text"));
+      const set = await client.call("act", {
+        window,
+        id: user.id,
+        action: "set_value",
+        value: "bob",
+        version,
+      });
+      assert.equal(set.ok, true);
+      assert.ok(set.via === "action" || set.via === "keys", `via ${set.via}`);
+      assert.equal(await eventually(() => entryText(app.pid, "User name"), "bob"), "bob");
+      ({ els, version } = await current(client, window));
+      const typed = await client.call("act", {
+        window,
+        id: byName(els, "AXTextField", "User name").id,
+        action: "type_text",
+        value: "!",
+        version,
+      });
+      assert.equal(typed.ok, true);
+      assert.equal(await eventually(() => entryText(app.pid, "User name"), "bob!"), "bob!");
+      ({ els, version } = await current(client, window));
+      const send = byName(els, "AXButton", "Sign in");
+      const pressed = await client.call("act", { window, id: send.id, action: "press", version });
+      assert.equal(pressed.via, "action", "pressed through the button's own action");
+      assert.equal(
+        await eventually(() => message(app.pid), "Signed in as bob!"),
+        "Signed in as bob!",
+      );
+    });
+  });
+
+  Deno.test(`${b.name}: set_value that the field does not take answers ok false with its value`, async () => {
+    await withBrowser(b, async (app, client, window) => {
+      const { els, version } = await current(client, window);
+      const code = byName(els, "AXTextField", "Code");
+      const r = await client.call("act", {
+        window,
+        id: code.id,
+        action: "set_value",
+        value: "12345",
+        version,
+      });
+      // The field holds three characters at most.
+      assert.equal(r.ok, false);
+      assert.equal(r.value, "123");
+      assert.equal(await entryText(app.pid, "Code"), "123");
+    });
+  });
+
+  Deno.test(`${b.name}: a button under another app's window is pressed in the page, not the cover`, async () => {
+    await withBrowser(b, async (app, client, window) => {
+      const screen = await apps.cover();
+      try {
+        const { els, version } = await current(client, window);
+        const send = byName(els, "AXButton", "Sign in");
+        const mid = centre(send);
+        assert.equal(await apps.titleOnTopAt(mid.x, mid.y), "Cover", "the cover is on top");
+        const r = await client.call("act", { window, id: send.id, action: "press", version });
+        assert.equal(r.ok, true);
+        assert.equal(r.via, "action");
+        assert.equal(
+          await eventually(() => message(app.pid), "Signed in as alice"),
+          "Signed in as alice",
+        );
+      } finally {
+        await screen.stop();
+      }
+    });
+  });
+}
+
+Deno.test("a pixel click on an element under another app's window raises the element's window first", async () => {
+  const pad = await apps.mousepad();
+  const s = await session();
+  const screen = await apps.cover();
+  try {
+    const r = await s.client.call("read_ui", { app: pad.pid });
+    // GTK 3's text view has no Action interface: a click is a pixel click.
+    const area = r.elements!.find((e) => e.role === "AXTextArea")!;
+    assert.ok(!area.actions.includes("click"));
+    const mid = centre(area);
+    assert.equal(await apps.titleOnTopAt(mid.x, mid.y), "Cover");
+    const out = await s.client.call("act", {
+      window: r.window,
+      id: area.id,
+      action: "click",
+      version: r.version,
+    });
+    assert.equal(out.via, "pixel");
+    const top = await apps.titleOnTopAt(mid.x, mid.y);
+    assert.ok(top !== "Cover" && /Mousepad/.test(top ?? ""), `on top now: ${top}`);
+  } finally {
+    await screen.stop();
+    await s.close();
+    await pad.stop();
+  }
+});
