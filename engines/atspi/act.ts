@@ -12,6 +12,7 @@ import type { ActOutcome, PixelInput, RawNode } from "../../model/engine.ts";
 import type { AtspiClient, CallLimits, Ref } from "./client.ts";
 import { Variant } from "../../platform/dbus/mod.ts";
 import { enterText } from "./text_entry.ts";
+import type { Known } from "./known.ts";
 
 /** Action names AT-SPI toolkits use, in the order we prefer them per driver action. */
 const PREFERRED: Partial<Record<ActionName, string[]>> = {
@@ -101,6 +102,7 @@ export async function performAction(
   action: ActionName,
   value: string | undefined,
   limits: CallLimits,
+  known: Known,
 ): Promise<ActOutcome> {
   const prefs = PREFERRED[action];
   switch (action) {
@@ -125,9 +127,9 @@ export async function performAction(
       await client.call(ref, "Component", "ScrollTo", limits, "u", [SCROLL_ANYWHERE]);
       return { via: "action" };
     case "set_value":
-      return await setValue(client, input, ref, node, value, limits);
+      return await setValue(client, input, ref, node, value, limits, known);
     case "type_text":
-      return await typeText(client, input, ref, node, value, limits);
+      return await typeText(client, input, ref, node, value, limits, known);
   }
 }
 
@@ -146,11 +148,12 @@ async function setValue(
   node: RawNode,
   value: string | undefined,
   limits: CallLimits,
+  known: Known,
 ): Promise<ActOutcome> {
   value = required(value, "set_value");
   if (!node.actions.includes("set_value")) throw refused(node, "set the value of");
   if (node.actions.includes("type_text")) {
-    return await enterText(client, input, ref, node, { kind: "set", value }, limits);
+    return await enterText(client, input, ref, node, { kind: "set", value }, limits, known);
   }
   const n = Number(value);
   if (!Number.isFinite(n)) {
@@ -175,8 +178,9 @@ async function typeText(
   node: RawNode,
   value: string | undefined,
   limits: CallLimits,
+  known: Known,
 ): Promise<ActOutcome> {
   value = required(value, "type_text");
   if (!node.actions.includes("type_text")) throw refused(node, "type into");
-  return await enterText(client, input, ref, node, { kind: "type", value }, limits);
+  return await enterText(client, input, ref, node, { kind: "type", value }, limits, known);
 }

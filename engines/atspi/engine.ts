@@ -315,6 +315,7 @@ export class AtspiEngine implements Engine {
       action,
       value,
       limits,
+      this.#known,
     );
   }
 

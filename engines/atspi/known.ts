@@ -37,6 +37,8 @@ export class Known {
   readonly walkOnly = new Set<string>();
   /** Each app's toolkit (`Application.ToolkitName`), once asked. */
   readonly toolkits = new Map<string, string>();
+  /** Apps whose `EditableText` answered true and changed nothing (Gecko): typed into. */
+  readonly editableTextFails = new Set<string>();
   /** Apps read at least once: Gecko answers its first reads in part (engine.ts). */
   readonly readOnce = new Set<string>();
 

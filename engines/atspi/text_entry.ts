@@ -9,14 +9,22 @@
  * `set_value`, and read back again. The outcome says which way (`action` or `keys`), and
  * when even the keys did not give the asked text, what the element holds (`found`).
  *
+ * A password field shows bullets: only its length is compared, and `found` is bullets.
+ * An app whose EditableText proved not to work is remembered, and typed into at once.
+ *
  * @module
  */
 import type { ActOutcome, RawNode } from "../../model/engine.ts";
 import type { AtspiClient, CallLimits, Ref } from "./client.ts";
 import type { Input } from "./act.ts";
+import type { Known } from "./known.ts";
 
-/** How long a read-back waits for the text to change (keys arrive through X). */
+/** How long a read-back waits for the text the keys typed (they arrive through X). */
 const READ_BACK_MS = 1_500;
+/** How long it waits after an interface call (GTK changes the text before answering). */
+const READ_BACK_ACTION_MS = 150;
+/** ATSPI_ROLE_PASSWORD_TEXT. */
+const PASSWORD_TEXT = 40;
 /** Longest text read back: what the driver reads into `value` at most. */
 const MAX_READ = 10_000;
 
@@ -34,14 +42,15 @@ async function textOf(client: AtspiClient, ref: Ref, limits: CallLimits): Promis
   return String(t ?? "");
 }
 
-/** Reads the text until `want` holds or {@link READ_BACK_MS} pass; the last text read. */
+/** Reads the text until `want` holds or `ms` pass; the last text read. */
 async function readBack(
   client: AtspiClient,
   ref: Ref,
   limits: CallLimits,
   want: (text: string) => boolean,
+  ms: number,
 ): Promise<string> {
-  const until = performance.now() + READ_BACK_MS;
+  const until = performance.now() + ms;
   while (true) {
     const text = await textOf(client, ref, limits);
     if (want(text) || performance.now() >= until) return text;
@@ -68,14 +77,23 @@ export async function enterText(
   node: RawNode,
   entry: Entry,
   limits: CallLimits,
+  known: Known,
 ): Promise<ActOutcome> {
-  const before = await textOf(client, ref, limits);
+  const [before, [role], [ifaces]] = await Promise.all([
+    textOf(client, ref, limits),
+    client.call(ref, "Accessible", "GetRole", limits),
+    client.call(ref, "Accessible", "GetInterfaces", limits),
+  ]);
   const at = entry.kind === "type" ? await caretIn(client, ref, limits, before) : 0;
   const expected = entry.kind === "set"
     ? entry.value
     : before.slice(0, at) + entry.value + before.slice(at);
-  const [ifaces] = await client.call(ref, "Accessible", "GetInterfaces", limits);
-  if ((ifaces as string[]).includes("org.a11y.atspi.EditableText")) {
+  // A password field answers bullets: its length is all that can be compared.
+  const masked = Number(role) === PASSWORD_TEXT;
+  const holds = (text: string, want: string) =>
+    masked ? [...text].length === [...want].length : text === want;
+  const editable = (ifaces as string[]).includes("org.a11y.atspi.EditableText");
+  if (editable && !known.editableTextFails.has(ref.bus)) {
     const [ok] = entry.kind === "set"
       ? await client.call(ref, "EditableText", "SetTextContents", limits, "s", [entry.value])
       : await client.call(ref, "EditableText", "InsertText", limits, "isi", [
@@ -85,9 +103,17 @@ export async function enterText(
         new TextEncoder().encode(entry.value).length,
       ]);
     if (ok !== false) {
-      const text = await readBack(client, ref, limits, (t) => t === expected);
-      if (text === expected) return { via: "action" };
+      const text = await readBack(
+        client,
+        ref,
+        limits,
+        (t) => holds(t, expected),
+        READ_BACK_ACTION_MS,
+      );
+      if (holds(text, expected)) return { via: "action" };
     }
+    // Gecko answers true and changes nothing: its apps are typed into from now on.
+    known.editableTextFails.add(ref.bus);
   }
   // Through the keyboard: the element takes the focus, the pointer rests on it (with no
   // window manager, X sends keys to the window under the pointer), then the keys.
@@ -110,6 +136,7 @@ export async function enterText(
     await input({ kind: "type", text: entry.value });
   }
   const want = entry.kind === "set" ? entry.value : now + entry.value;
-  const text = await readBack(client, ref, limits, (t) => t === want || t === expected);
-  return text === want || text === expected ? { via: "keys" } : { via: "keys", found: text };
+  const took = (t: string) => holds(t, want) || holds(t, expected);
+  const text = await readBack(client, ref, limits, took, READ_BACK_MS);
+  return took(text) ? { via: "keys" } : { via: "keys", found: text };
 }

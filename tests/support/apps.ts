@@ -174,6 +174,9 @@ export async function xdotoolClick(x: number, y: number): Promise<void> {
   if (!out.success) throw new Error("xdotool click failed");
 }
 
+/** A page to open: a URL as it is, a file path as a `file://` URL. */
+const urlOf = (page: string): string => /^[a-z]+:\/\//.test(page) ? page : `file://${page}`;
+
 /**
  * Chromium on a local page titled `title`, with its accessibility tree on; ready once the
  * page's last element (named or showing `last`) is on the bus. With `appMode`, the page is
@@ -197,7 +200,7 @@ export async function chromium(
     "--disable-dev-shm-usage",
     `--user-data-dir=${profile}`,
     "--window-size=900,700",
-    appMode ? `--app=file://${page}` : `file://${page}`,
+    appMode ? `--app=${urlOf(page)}` : urlOf(page),
   ], title);
   try {
     await waitForPage(app.pid, last);
@@ -358,7 +361,7 @@ export const firefox = (page: string, title: string): Promise<App> =>
       "--new-instance",
       "--profile",
       profile,
-      `file://${page}`,
+      urlOf(page),
     ], title));
 
 /** Thunderbird on its start tab, in a scratch profile (no account). */

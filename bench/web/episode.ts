@@ -1,0 +1,119 @@
+/**
+ * One MiniWoB++ episode driven through the driver's ops only (read_ui, find, act,
+ * run_batch): press the START cover, read the task's instruction from the page, let the
+ * policy act, then read the reward the page shows in its `Last reward:` panel.
+ *
+ * @module
+ */
+import type { Bounds, Element } from "../../protocol/element.ts";
+import type { DriverClient } from "../../rpc/client.ts";
+import type { OpName, ParamsOf, ResultOf } from "../../protocol/ops.ts";
+
+/** A driver client that counts the ops it sends. */
+export class CountingClient {
+  /** Ops sent so far. */
+  ops = 0;
+  /** Wraps `client`. */
+  constructor(readonly client: DriverClient) {}
+
+  /** Sends one op. */
+  call<N extends OpName>(op: N, params: ParamsOf<N>): Promise<ResultOf<N>> {
+    this.ops++;
+    return this.client.call(op, params);
+  }
+}
+
+/** What a policy sees and uses. */
+export interface Task {
+  /** The driver, counting ops. */
+  driver: CountingClient;
+  /** The browser window. */
+  window: string;
+  /** The task's instruction, as the page shows it. */
+  instruction: string;
+  /** The task's area on screen (where the START cover was): the page, not the browser. */
+  area: Bounds;
+  /** The task area's elements as of the read after START, and that read's version. */
+  elements: Element[];
+  version: number;
+}
+
+/** Plays one episode's task. */
+export type Policy = (task: Task) => Promise<void>;
+
+/** One episode's outcome. */
+export interface Episode {
+  /** The page's reward (-1 … 1; time-discounted on most tasks). */
+  reward: number;
+  /** Ops the episode sent, START and the reward read included. */
+  ops: number;
+  /** Wall time from the START press to the reward read. */
+  ms: number;
+}
+
+/**
+ * Is `b` in the task's column: within `area` across (a point of slack), and not above it?
+ * A task's content may run below the area (a long list of check boxes and its Submit);
+ * the browser's own controls are above it, the reward panel beside it.
+ */
+export const inside = (b: Bounds, area: Bounds): boolean =>
+  b.x >= area.x - 1 && b.y >= area.y - 1 && b.x + b.w <= area.x + area.w + 1;
+
+/** The number the HUD shows after its label `label` (`Last reward:`, `Episodes done:`). */
+function hud(els: Element[], label: string): number | undefined {
+  const i = els.findIndex((e) => e.name === label || e.value === label);
+  if (i < 0) return undefined;
+  // Gecko puts the number in the label's parent's own text; Chromium in a node after it.
+  const parent = els.find((e) => e.id === els[i]!.parent);
+  for (const e of [...(parent ? [parent] : []), ...els.slice(i + 1, i + 8)]) {
+    const text = (e.value ?? e.name).trim();
+    if (/^-?\d+(\.\d+)?$/.test(text)) return Number(text);
+  }
+  return undefined;
+}
+
+/** Plays one episode with `policy` in `window`, which shows a task's START cover. */
+export async function playEpisode(
+  client: DriverClient,
+  window: string,
+  policy: Policy,
+): Promise<Episode> {
+  const driver = new CountingClient(client);
+  let r = await driver.call("read_ui", { window });
+  const cover = r.elements!.find((e) => e.value === "START" || e.name === "START");
+  if (!cover) throw new Error("No START cover on the page");
+  const done = hud(r.elements!, "Episodes done:") ?? 0;
+  const started = performance.now();
+  const go = await driver.call("act", {
+    window,
+    id: cover.id,
+    action: "press",
+    version: r.version,
+  });
+  r = await driver.call("read_ui", { window });
+  // The task draws in the area the cover covered; its first text is the instruction.
+  const area = r.elements!.filter((e) => inside(e.bounds, cover.bounds) && e.id !== cover.id);
+  const query = area.find((e) => (e.value ?? "").trim() !== "" && e.role === "AXGroup");
+  if (!query) throw new Error("No instruction on the page after START");
+  await policy({
+    driver,
+    window,
+    instruction: query.value!.trim(),
+    area: cover.bounds,
+    elements: area,
+    version: Math.max(r.version, go.version),
+  });
+  // The episode counter moves when the episode ends; read until it does (the page ends
+  // every episode by 10 s).
+  const until = performance.now() + 11_000;
+  while (true) {
+    const now = await driver.call("read_ui", { window });
+    const els = now.elements!;
+    const ended = (hud(els, "Episodes done:") ?? done) > done;
+    if (ended || performance.now() > until) {
+      const reward = ended ? hud(els, "Last reward:") ?? -1 : -1;
+      return { reward, ops: driver.ops, ms: performance.now() - started };
+    }
+    await new Promise((res) => setTimeout(res, 50));
+  }
+}

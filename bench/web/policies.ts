@@ -1,0 +1,303 @@
+/**
+ * Scripted policies for MiniWoB++ tasks: each reads the task's instruction from the page
+ * and acts through the driver's ops on elements found by role and name, as an agent
+ * would. They know the task's wording, never its DOM.
+ *
+ * @module
+ */
+import type { ActionName, Element } from "../../protocol/element.ts";
+import { DriverError } from "../../protocol/errors.ts";
+import { inside, type Policy, type Task } from "./episode.ts";
+
+/** The strings in double quotes in `text`, in order. */
+const quoted = (text: string): string[] => [...text.matchAll(/"([^"]*)"/g)].map((m) => m[1]!);
+
+const norm = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase();
+
+/**
+ * The task area's elements now, and the map's version (a cached read when nothing
+ * changed). The browser's own fields (the address bar) are outside the area.
+ */
+async function current(task: Task): Promise<{ els: Element[]; version: number }> {
+  const r = await task.driver.call("read_ui", { window: task.window });
+  return { els: r.elements!.filter((e) => inside(e.bounds, task.area)), version: r.version };
+}
+
+/**
+ * Finds an element with `pick` on the page as it is now and acts on it. A page that
+ * changed in between (MiniWoB's countdown ticks every second) answers `stale_version`
+ * with its current map: the element is looked for again there.
+ */
+async function act(
+  task: Task,
+  pick: (els: Element[]) => Element | undefined,
+  action: ActionName,
+  value?: string,
+): Promise<void> {
+  let { els, version } = await current(task);
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const el = pick(els);
+    if (!el) throw new Error(`Nothing to ${action} on the page`);
+    try {
+      const r = await task.driver.call("act", {
+        window: task.window,
+        id: el.id,
+        action,
+        version,
+        ...(value !== undefined ? { value } : {}),
+      });
+      if (!r.ok) {
+        throw new Error(`${action} did not take: the element holds "${r.value}"`);
+      }
+      return;
+    } catch (err) {
+      if (!(err instanceof DriverError && err.code === "stale_version")) throw err;
+      const map = err.data.map as { elements: Element[]; version: number };
+      els = map.elements.filter((e) => inside(e.bounds, task.area));
+      version = map.version;
+    }
+  }
+  throw new Error(`The page kept changing: could not ${action}`);
+}
+
+/** The element with one of `roles` whose name (or value) reads `name`, case aside. */
+const named = (roles: string[], name: string) => (els: Element[]) =>
+  els.find((e) => roles.includes(e.role) && e.name === name) ??
+    els.find((e) => roles.includes(e.role) && norm(e.name || e.value || "") === norm(name));
+
+const BUTTONS = ["AXButton"];
+const LINKS = ["AXLink"];
+const FIELDS = ["AXTextField", "AXTextArea", "AXComboBox", "AXIncrementor"];
+
+/** The `n`th text field of the page (0-based). */
+const nthField = (n: number) => (els: Element[]) => els.filter((e) => FIELDS.includes(e.role))[n];
+
+/** The check box or radio button labelled `label`. */
+const toggle = (label: string) => (els: Element[]) =>
+  named(["AXCheckBox", "AXRadioButton"], label)(els) ??
+    // A label element beside an unnamed box: the box right before it in document order.
+    (() => {
+      const i = els.findIndex((e) => norm(e.name || e.value || "") === norm(label));
+      return i > 0
+        ? els.slice(0, i).reverse().find((e) =>
+          e.role === "AXCheckBox" || e.role === "AXRadioButton"
+        )
+        : undefined;
+    })();
+
+const submit = (task: Task) => act(task, named(BUTTONS, "Submit"), "press");
+
+/** The text an element shows: its value, else its name. */
+const textOf = (e: Element) => (e.value ?? e.name).trim();
+
+/** The checks of "Select a, b and click Submit." (none for "Select nothing"). */
+async function selectAndSubmit(t: Task): Promise<void> {
+  const m = /Select (.*) and click Submit/i.exec(t.instruction);
+  const words = (m?.[1] ?? "").split(",").map((w) => w.trim())
+    .filter((w) => w && w !== "nothing");
+  for (const w of words) await act(t, toggle(w), "press");
+  await submit(t);
+}
+
+/** Types `text` into the task's first text field and presses Submit. */
+async function answer(t: Task, text: string): Promise<void> {
+  await act(t, nthField(0), "set_value", text);
+  await submit(t);
+}
+
+/** The value in the table row whose first cell reads `key`. */
+function tableValue(els: Element[], key: string): string | undefined {
+  const i = els.findIndex((e) => e.role === "AXCell" && textOf(e) === key);
+  if (i < 0) return undefined;
+  const next = els.slice(i + 1).find((e) => e.role === "AXCell");
+  return next ? textOf(next) : undefined;
+}
+
+/** Evaluates "a + b", "a - b", "a x b", "a / b". */
+function arithmetic(text: string): number | undefined {
+  const m = /(-?\d+)\s*([-+x*\/])\s*(-?\d+)/.exec(text);
+  if (!m) return undefined;
+  const [a, b] = [Number(m[1]), Number(m[3])];
+  return m[2] === "+" ? a + b : m[2] === "-" ? a - b : m[2] === "/" ? a / b : a * b;
+}
+
+/** Widget kinds of click-widget, by the roles the driver gives them. */
+const WIDGETS: Record<string, string[]> = {
+  button: ["AXButton"],
+  checkbox: ["AXCheckBox"],
+  radio: ["AXRadioButton"],
+  text: ["AXTextField"],
+  textarea: ["AXTextArea"],
+};
+
+/** Solves "x + 3 = 7", "3 - x = 1", "x x 2 = 8" for x. */
+function solveForX(text: string): number | undefined {
+  const m = /(x|-?\d+)\s*([-+x*\/])\s*(x|-?\d+)\s*=\s*(-?\d+)/.exec(text);
+  if (!m) return undefined;
+  const [, left, op, right, result] = m;
+  const r = Number(result);
+  const k = Number(left === "x" ? right : left);
+  const xLeft = left === "x";
+  switch (op) {
+    case "+":
+      return r - k;
+    case "-":
+      return xLeft ? r + k : k - r;
+    case "/":
+      return xLeft ? r * k : k / r;
+    default:
+      return r / k;
+  }
+}
+
+/** The centre distance of two boxes. */
+const distance = (a: Element, b: Element) =>
+  Math.hypot(
+    a.bounds.x + a.bounds.w / 2 - (b.bounds.x + b.bounds.w / 2),
+    a.bounds.y + a.bounds.h / 2 - (b.bounds.y + b.bounds.h / 2),
+  );
+
+/** Tabs are pressed in turn until the link named in the instruction shows. */
+async function findInTabs(t: Task): Promise<void> {
+  const link = named([...LINKS, "AXStaticText"], quoted(t.instruction)[0]!);
+  for (let tab = 1; tab <= 8; tab++) {
+    const { els } = await current(t);
+    if ((link(els)?.bounds.h ?? 0) > 0) return await act(t, link, "press");
+    await act(t, named(["AXLink", "AXTab", "AXRadioButton"], `Tab #${tab + 1}`), "press");
+  }
+}
+
+/** Opens the collapsed section, then presses Submit. */
+async function expandAndSubmit(t: Task): Promise<void> {
+  await act(t, (els) => els.find((e) => /^Section #\d+$/.test(textOf(e))), "press");
+  await submit(t);
+}
+
+/** Fills the movie search form, each field by the label nearest to it. */
+async function searchMovies(t: Task): Promise<void> {
+  const m = /Search for (.*) movies directed by (.*) from year (\d+)/i.exec(t.instruction);
+  if (!m) throw new Error(`Unexpected instruction: ${t.instruction}`);
+  const wanted: Record<string, string> = { genre: m[1]!, director: m[2]!, year: m[3]! };
+  const { els } = await current(t);
+  const labels = els.filter((e) =>
+    !FIELDS.includes(e.role) && /^(movie )?genre|director|year|released/i.test(textOf(e)) &&
+    textOf(e).length < 24
+  );
+  for (const field of els.filter((e) => FIELDS.includes(e.role))) {
+    const label = labels.sort((a, b) => distance(a, field) - distance(b, field))[0];
+    const kind = /genre/i.test(textOf(label!))
+      ? "genre"
+      : /director/i.test(textOf(label!))
+      ? "director"
+      : "year";
+    await act(t, (now) => now.find((e) => e.id === field.id), "set_value", wanted[kind]!);
+  }
+  await act(
+    t,
+    (now) =>
+      named(BUTTONS, "Submit")(now) ?? named(BUTTONS, "Search")(now) ??
+        now.find((e) => textOf(e) === "Submit"),
+    "press",
+  );
+}
+
+/** Policies by task name. */
+export const POLICIES: Record<string, Policy> = {
+  "click-button": (t) => act(t, named(BUTTONS, quoted(t.instruction)[0]!), "press"),
+  "click-button-sequence": async (t) => {
+    await act(t, named(BUTTONS, "ONE"), "press");
+    await act(t, named(BUTTONS, "TWO"), "press");
+  },
+  // The task's links are spans with a click handler: their text is a node of its own.
+  "click-link": (t) =>
+    act(t, named([...LINKS, "AXStaticText"], quoted(t.instruction)[0]!), "press"),
+  "click-test": (t) => act(t, named(BUTTONS, "Click Me!"), "press"),
+  "click-test-2": (t) => act(t, named(BUTTONS, /ONE/.test(t.instruction) ? "ONE" : "TWO"), "press"),
+  "click-test-transfer": (t) =>
+    act(t, named(BUTTONS, /ONE/.test(t.instruction) ? "ONE" : "TWO"), "press"),
+  "focus-text": (t) => act(t, nthField(0), "focus"),
+  "focus-text-2": (t) => {
+    const n = Number(/(\d+)/.exec(t.instruction.replace(/\D+/, " "))?.[1] ?? 1);
+    const word = /(first|second|third)/i.exec(t.instruction)?.[1]?.toLowerCase();
+    const index = word ? ["first", "second", "third"].indexOf(word) : n - 1;
+    return act(t, nthField(index), "focus");
+  },
+  "enter-text": async (t) => {
+    await act(t, nthField(0), "set_value", quoted(t.instruction)[0]!);
+    await submit(t);
+  },
+  "enter-text-2": async (t) => {
+    const [text] = quoted(t.instruction);
+    const value = /lower/i.test(t.instruction) ? text!.toLowerCase() : text!.toUpperCase();
+    await act(t, nthField(0), "set_value", value);
+    await submit(t);
+  },
+  "enter-password": async (t) => {
+    const [password] = quoted(t.instruction);
+    await act(t, nthField(0), "set_value", password!);
+    await act(t, nthField(1), "set_value", password!);
+    await submit(t);
+  },
+  "login-user": async (t) => {
+    const [user, password] = quoted(t.instruction);
+    await act(t, nthField(0), "set_value", user!);
+    await act(t, nthField(1), "set_value", password!);
+    await act(t, named(BUTTONS, "Login"), "press");
+  },
+  "click-checkboxes": selectAndSubmit,
+  "click-checkboxes-large": selectAndSubmit,
+  "click-checkboxes-transfer": selectAndSubmit,
+  "enter-text-dynamic": (t) => answer(t, quoted(t.instruction)[0]!),
+  "unicode-test": (t) => act(t, named(BUTTONS, quoted(t.instruction)[0]!), "press"),
+  "click-widget": (t) => {
+    const kind = quoted(t.instruction)[0]!;
+    const roles = WIDGETS[kind] ?? [];
+    const typed = kind === "text" || kind === "textarea";
+    return act(t, (els) => els.find((e) => roles.includes(e.role)), typed ? "focus" : "press");
+  },
+  "copy-paste": async (t) => {
+    const { els } = await current(t);
+    await answer(t, els.find((e) => e.role === "AXTextArea")?.value ?? "");
+  },
+  "read-table": async (t) => {
+    const key = /value of (.*) into/i.exec(t.instruction)?.[1]?.trim() ?? "";
+    const { els } = await current(t);
+    await answer(t, tableValue(els, key) ?? "");
+  },
+  "simple-arithmetic": async (t) => {
+    const { els } = await current(t);
+    const problem = els.map(textOf).find((x) => /\d+\s*[-+x*\/]\s*\d+\s*=/.test(x)) ?? "";
+    await answer(t, String(arithmetic(problem) ?? ""));
+  },
+  "click-collapsible": expandAndSubmit,
+  "find-word": async (t) => {
+    const n = parseInt(/Find the (\w+) word/i.exec(t.instruction)?.[1] ?? "1", 10);
+    const { els } = await current(t);
+    const paragraph =
+      els.map(textOf).filter((x) => !t.instruction.includes(x) && x.split(/\s+/).length > 5)
+        .sort((a, b) => b.length - a.length)[0] ?? "";
+    await answer(t, paragraph.split(/\s+/)[n - 1]?.replace(/[^a-zA-Z]/g, "") ?? "");
+  },
+  "click-tab-2-easy": findInTabs,
+  "click-tab-2": findInTabs,
+  "click-tab-2-medium": findInTabs,
+  "click-collapsible-nodelay": expandAndSubmit,
+  "multi-layouts": searchMovies,
+  "multi-orderings": searchMovies,
+  "simple-algebra": async (t) => {
+    const { els } = await current(t);
+    const problem = els.map(textOf).find((x) => /x/.test(x) && /=\s*-?\d+/.test(x)) ?? "";
+    await answer(t, String(solveForX(problem) ?? ""));
+  },
+  "click-option": async (t) => {
+    const m = /Select (.*) and click Submit/i.exec(t.instruction);
+    await act(t, toggle(m?.[1]?.trim() ?? ""), "press");
+    await submit(t);
+  },
+  "click-tab": (t) => {
+    const n = /#(\d+)/.exec(t.instruction)?.[1] ?? "1";
+    return act(t, named(["AXLink", "AXTab", "AXRadioButton"], `Tab #${n}`), "press");
+  },
+  "click-dialog": (t) => act(t, named(BUTTONS, "Close"), "press"),
+  "click-dialog-2": (t) => act(t, named(BUTTONS, quoted(t.instruction)[0] ?? "OK"), "press"),
+};

@@ -1,0 +1,44 @@
+/**
+ * MiniWoB++'s pages served on loopback: the tasks load their scripts by relative path,
+ * so they need an HTTP server, not `file://`.
+ *
+ * @module
+ */
+
+/** Where MiniWoB++'s `html/` folder is (`MINIWOB_DIR`, else `../shared/miniwob/html`). */
+export function miniwobDir(): string {
+  return Deno.env.get("MINIWOB_DIR") ??
+    new URL("../../../shared/miniwob/html", import.meta.url).pathname;
+}
+
+const TYPES: Record<string, string> = {
+  html: "text/html; charset=utf-8",
+  js: "text/javascript",
+  css: "text/css",
+  png: "image/png",
+  gif: "image/gif",
+  svg: "image/svg+xml",
+  json: "application/json",
+};
+
+/** A static server of `root` on 127.0.0.1; its base URL and a way to stop it. */
+export function serveDir(root: string): { base: string; close(): Promise<void> } {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const path = decodeURIComponent(new URL(req.url).pathname);
+    // Only files under root: no "..", no absolute escapes.
+    if (path.split("/").includes("..")) return new Response("no", { status: 403 });
+    try {
+      const body = await Deno.readFile(`${root}${path}`);
+      const ext = path.slice(path.lastIndexOf(".") + 1);
+      return new Response(body, {
+        headers: { "content-type": TYPES[ext] ?? "application/octet-stream" },
+      });
+    } catch {
+      return new Response("not found", { status: 404 });
+    }
+  });
+  return {
+    base: `http://127.0.0.1:${server.addr.port}`,
+    close: () => server.shutdown(),
+  };
+}
