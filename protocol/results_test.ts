@@ -147,8 +147,10 @@ Deno.test("LiveState: accepts live and degraded with a reason", () => {
 
 // act
 
-Deno.test("results: act rejects ok false", () => {
-  assertIssueAt(OPS.act.result, { ...ACT, ok: false }, ["ok"]);
+Deno.test("results: act answers ok false with the value found, and ok is a boolean", () => {
+  assertAccepts(OPS.act.result, { ...ACT, ok: false, value: "12" });
+  assertAccepts(OPS.act.result, { ...ACT, via: "keys" });
+  assertIssueAt(OPS.act.result, { ...ACT, ok: "yes" }, ["ok"]);
 });
 
 Deno.test("results: act accepts every settle outcome", () => {

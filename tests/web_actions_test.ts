@@ -12,6 +12,7 @@ import { centre, session } from "./support/client.ts";
 import { FORM_TITLE, onFormPage } from "./support/documents.ts";
 import { oracleNodes } from "./support/oracle.ts";
 import type { DriverClient } from "../rpc/client.ts";
+import { DriverError } from "../protocol/errors.ts";
 
 requireDesktop();
 
@@ -144,11 +145,19 @@ for (const b of BROWSERS) {
     await withBrowser(b, async (app, client, window) => {
       const screen = await apps.cover();
       try {
-        const { els, version } = await current(client, window);
+        const { els } = await current(client, window);
         const send = byName(els, "AXButton", "Sign in");
         const mid = centre(send);
         assert.equal(await apps.titleOnTopAt(mid.x, mid.y), "Cover", "the cover is on top");
-        const r = await client.call("act", { window, id: send.id, action: "press", version });
+        // The cover's arrival may still be reaching the map (a new version): plan again.
+        const press = async () => {
+          const { version } = await current(client, window);
+          return await client.call("act", { window, id: send.id, action: "press", version });
+        };
+        const r = await press().catch((err) => {
+          if (err instanceof DriverError && err.code === "stale_version") return press();
+          throw err;
+        });
         assert.equal(r.ok, true);
         assert.equal(r.via, "action");
         assert.equal(
