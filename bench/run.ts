@@ -73,6 +73,9 @@ const table = [
 ].join("\n");
 
 if (only.length === 0) {
+  // The web rows' episodes per task, when the run set fewer than the default of 10.
+  const web = Deno.env.get("WEB_EPISODES");
+  const episodes = web ? `WEB_EPISODES=${web} ` : "";
   const cpu = (await Deno.readTextFile("/proc/cpuinfo").catch(() => ""))
     .match(/model name\s*:\s*(.*)/)?.[1] ?? Deno.build.arch;
   const md = `# Benchmark results
@@ -82,7 +85,7 @@ ${navigator.hardwareConcurrency} cores, Debian 12, Deno ${Deno.version.deno}, in
 desktop (Xvfb, AT-SPI bus) that \`install/linux/desktop-session.sh\` starts. Every peer is
 measured in the same run. Medians unless a row says otherwise.
 
-Command: \`deno task bench\` (= \`bash bench/run.sh\`; one script: \`deno task bench driver\`).
+Command: \`${episodes}deno task bench\` (= \`bash bench/run.sh\`; one script: \`deno task bench driver\`).
 
 ${table}
 ${failures.length ? `\nFailed scripts: ${failures.join(", ")}\n` : ""}
