@@ -85,7 +85,8 @@ ${navigator.hardwareConcurrency} cores, Debian 12, Deno ${Deno.version.deno}, in
 desktop (Xvfb, AT-SPI bus) that \`install/linux/desktop-session.sh\` starts. Every peer is
 measured in the same run. Medians unless a row says otherwise.
 
-Command: \`${episodes}deno task bench\` (= \`bash bench/run.sh\`; one script: \`deno task bench driver\`).
+Command: \`${episodes}deno task bench\` (= \`bash bench/run.sh\`; one script:
+\`deno task bench driver\`).
 
 ${table}
 ${failures.length ? `\nFailed scripts: ${failures.join(", ")}\n` : ""}
