@@ -92,6 +92,16 @@ export async function enterText(
   const masked = Number(role) === PASSWORD_TEXT;
   const holds = (text: string, want: string) =>
     masked ? [...text].length === [...want].length : text === want;
+  // Typed text counts as entered when it is there once more than before: someone else
+  // typing into the field at the same time (a user, another program) changes the rest,
+  // and typing it a second time by keys would enter it twice.
+  const occurrences = (text: string) => text.split(entry.value).length - 1;
+  const inserted = (text: string) =>
+    masked
+      ? [...text].length >= [...before].length + [...entry.value].length
+      : entry.value === "" || occurrences(text) > occurrences(before);
+  const entered = (text: string, want: string) =>
+    entry.kind === "set" ? holds(text, want) : inserted(text);
   const editable = (ifaces as string[]).includes("org.a11y.atspi.EditableText");
   if (editable && !known.editableTextFails.has(ref.bus)) {
     const [ok] = entry.kind === "set"
@@ -107,10 +117,10 @@ export async function enterText(
         client,
         ref,
         limits,
-        (t) => holds(t, expected),
+        (t) => entered(t, expected),
         READ_BACK_ACTION_MS,
       );
-      if (holds(text, expected)) return { via: "action" };
+      if (entered(text, expected)) return { via: "action" };
     }
     // Gecko answers true and changes nothing: its apps are typed into from now on.
     known.editableTextFails.add(ref.bus);
@@ -136,7 +146,7 @@ export async function enterText(
     await input({ kind: "type", text: entry.value });
   }
   const want = entry.kind === "set" ? entry.value : now + entry.value;
-  const took = (t: string) => holds(t, want) || holds(t, expected);
+  const took = (t: string) => entry.kind === "set" ? holds(t, want) : inserted(t) || holds(t, want);
   const text = await readBack(client, ref, limits, took, READ_BACK_MS);
   return took(text) ? { via: "keys" } : { via: "keys", found: text };
 }
