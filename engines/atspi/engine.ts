@@ -221,7 +221,7 @@ export class AtspiEngine implements Engine {
         const max = scope === "subtree" ? budget.maxElements : 1;
         const known = this.#known;
         const skeleton = await skeletonByWalk(client, ref, limits, { max, shown, known });
-        const tree = await buildTree(client, skeleton, ref.path, max, limits, shown, this.#known);
+        const tree = await buildTree(client, skeleton, ref.path, max, limits, shown, known);
         return tree?.root ?? null;
       },
     );

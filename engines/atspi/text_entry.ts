@@ -18,6 +18,7 @@ import type { ActOutcome, RawNode } from "../../model/engine.ts";
 import type { AtspiClient, CallLimits, Ref } from "./client.ts";
 import type { Input } from "./act.ts";
 import type { Known } from "./known.ts";
+import { stripIfaces } from "./walk.ts";
 
 /** How long a read-back waits for the text the keys typed (they arrive through X). */
 const READ_BACK_MS = 1_500;
@@ -79,17 +80,22 @@ export async function enterText(
   limits: CallLimits,
   known: Known,
 ): Promise<ActOutcome> {
-  const [before, [role], [ifaces]] = await Promise.all([
+  // The read that listed the element already learnt its role and interfaces.
+  const fixed = known.get(ref);
+  const [before, role, ifaces] = await Promise.all([
     textOf(client, ref, limits),
-    client.call(ref, "Accessible", "GetRole", limits),
-    client.call(ref, "Accessible", "GetInterfaces", limits),
+    fixed?.role ?? client.call(ref, "Accessible", "GetRole", limits).then(([r]) => Number(r)),
+    fixed?.ifaces ??
+      client.call(ref, "Accessible", "GetInterfaces", limits).then(([i]) =>
+        stripIfaces(i as string[])
+      ),
   ]);
   const at = entry.kind === "type" ? await caretIn(client, ref, limits, before) : 0;
   const expected = entry.kind === "set"
     ? entry.value
     : before.slice(0, at) + entry.value + before.slice(at);
   // A password field answers bullets: its length is all that can be compared.
-  const masked = Number(role) === PASSWORD_TEXT;
+  const masked = role === PASSWORD_TEXT;
   const holds = (text: string, want: string) =>
     masked ? [...text].length === [...want].length : text === want;
   // Typed text counts as entered when it is there once more than before: someone else
@@ -102,7 +108,7 @@ export async function enterText(
       : entry.value === "" || occurrences(text) > occurrences(before);
   const entered = (text: string, want: string) =>
     entry.kind === "set" ? holds(text, want) : inserted(text);
-  const editable = (ifaces as string[]).includes("org.a11y.atspi.EditableText");
+  const editable = ifaces.has("EditableText");
   if (editable && !known.editableTextFails.has(ref.bus)) {
     const [ok] = entry.kind === "set"
       ? await client.call(ref, "EditableText", "SetTextContents", limits, "s", [entry.value])
