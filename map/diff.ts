@@ -2,8 +2,8 @@
  * What changed between two element lists, as `read_ui` with `since` reports it.
  *
  * Only model-visible fields count (code style, "Diffs compare only model-visible
- * fields"): role, name, value, bounds, enabled, focused, parent, `truncated` and a table's
- * visible range. Actions are not compared (the design's list of version-changing fields
+ * fields"): role, name, value, bounds, enabled, focused, parent, `truncated`, a table's
+ * visible range and the `checked`, `expanded` and `selected` states. Actions are not compared (the design's list of version-changing fields
  * leaves them out), and neither is `crop`, which is derived from a capture per read rather
  * than stored in a map. A change of position in the list with no field change is not
  * reported either.
@@ -39,7 +39,8 @@ export function sameVisible(x: Element, y: Element): boolean {
   return x.id === y.id && x.name === y.name && x.value === y.value &&
     bx.x === by.x && bx.y === by.y && bx.w === by.w && bx.h === by.h &&
     x.enabled === y.enabled && x.focused === y.focused && x.role === y.role &&
-    x.parent === y.parent && x.truncated === y.truncated && sameRange(x.table, y.table);
+    x.parent === y.parent && x.truncated === y.truncated && sameRange(x.table, y.table) &&
+    x.checked === y.checked && x.expanded === y.expanded && x.selected === y.selected;
 }
 
 function sameRange(a: Element["table"], b: Element["table"]): boolean {

@@ -21,7 +21,7 @@ export interface Snapshot {
  *
  * Bounds and actions are copied so that an engine reusing its objects between reads
  * can't alter elements already stored in a map version. `value`, `parent` and
- * `unread`, `truncated` and `table` are left out, not set to `undefined`, when absent.
+ * `unread`, `truncated`, `table` and the states are left out, not set to `undefined`, when absent.
  *
  * @param node The engine's node.
  * @param id Its id (see `ids.ts`).
@@ -39,6 +39,9 @@ export function toElement(node: RawNode, id: string, parent: string | undefined)
   if (node.unread !== undefined) el.unread = node.unread;
   if (node.truncated) el.truncated = true;
   if (node.table !== undefined) el.table = { ...node.table };
+  if (node.checked !== undefined) el.checked = node.checked;
+  if (node.expanded !== undefined) el.expanded = node.expanded;
+  if (node.selected !== undefined) el.selected = node.selected;
   return el;
 }
 

@@ -42,6 +42,12 @@ export interface RawNode {
   truncated?: boolean;
   /** A table read by its visible range: its size and which cells `children` holds. */
   table?: TableRange;
+  /** A checkable element's state (`"mixed"`: indeterminate); absent when not checkable. */
+  checked?: boolean | "mixed";
+  /** An expandable element's state; absent when it cannot expand. */
+  expanded?: boolean;
+  /** A selectable element's state; absent when it cannot be selected. */
+  selected?: boolean;
 }
 
 /** How much of a node a patch reads again. */
@@ -159,6 +165,11 @@ export interface ActOutcome {
    * `type_text`): the action failed, and the caller is told with what there is.
    */
   found?: string;
+  /**
+   * The element already was as asked (`check` on a checked box, `expand` on an open row):
+   * nothing was sent to the app, so there is nothing to wait for.
+   */
+  already?: true;
 }
 
 /** A change an app announced; the live map turns these into patches. */

@@ -27,6 +27,8 @@ export const ActionName = z.enum([
   "collapse",
   "scroll_into_view",
   "show_menu",
+  "check",
+  "uncheck",
 ]);
 /** The actions an element may offer. */
 export type ActionName = z.infer<typeof ActionName>;
@@ -69,6 +71,15 @@ export const Element = z.object({
   truncated: z.literal(true).optional(),
   /** For a table read by its visible range: its size and the range read. */
   table: TableRange.optional(),
+  /**
+   * A check box, radio button, switch, toggle button or checkable menu item: whether it is
+   * on (`"mixed"`: neither, a tri-state box's third state). Absent on other elements.
+   */
+  checked: z.union([z.boolean(), z.literal("mixed")]).optional(),
+  /** An element that expands (tree row, disclosure, combo box): whether it is open now. */
+  expanded: z.boolean().optional(),
+  /** An element that can be selected (list or tree row, tab, option, cell): whether it is. */
+  selected: z.boolean().optional(),
 });
 /** One element of a window's map, as callers see it. */
 export type Element = z.infer<typeof Element>;

@@ -108,7 +108,7 @@ Deno.test("Element: an unknown member is dropped, not rejected", () => {
   assert.deepEqual(result.data, README_ELEMENT);
 });
 
-Deno.test("ActionName: lists exactly protocol.md's actions, in its order", () => {
+Deno.test("ActionName: lists protocol.md's actions in its order, then the additions", () => {
   assert.deepEqual(ActionName.options, [
     "press",
     "click",
@@ -120,6 +120,9 @@ Deno.test("ActionName: lists exactly protocol.md's actions, in its order", () =>
     "collapse",
     "scroll_into_view",
     "show_menu",
+    // Additions (README): idempotent, read back.
+    "check",
+    "uncheck",
   ]);
 });
 

@@ -103,13 +103,19 @@ export const Via = z.enum(["action", "pixel", "keys"]);
 export const ActResult = z.strictObject({
   /**
    * False when the action ran but did not do what was asked: a `set_value` or `type_text`
-   * whose element, read back, holds something else (`value` says what).
+   * whose element, read back, holds something else, or a `check`, `uncheck`, `expand`,
+   * `collapse` or `select` whose element did not come to that state (`value` says what).
    */
   ok: z.boolean(),
   version: z.number().int(),
   via: Via,
-  /** When `ok` is false: what the element holds. */
+  /**
+   * When `ok` is false: what the element holds (its text), or is (`unchecked`, `checked`,
+   * `collapsed`, `expanded`, `not selected`) after a state action.
+   */
   value: z.string().optional(),
+  /** The element already was as asked (`check` on a checked box): nothing was done. */
+  already: z.literal(true).optional(),
   effect: z.enum(["changed", "none"]),
   settled: Settled,
   settle_ms: z.number(),
@@ -132,8 +138,10 @@ export const StepResult = z.strictObject({
     message: z.string(),
   }).optional(),
   via: Via.optional(),
-  /** When the step's text did not take: what the element holds. */
+  /** When the step did not take: what the element holds or is. */
   value: z.string().optional(),
+  /** The element already was as asked: nothing was done. */
+  already: z.literal(true).optional(),
   /** The step's element was found again by its crop: its id had changed since the plan. */
   resolved_by: z.literal("crop").optional(),
   settled: Settled.optional(),
