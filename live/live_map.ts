@@ -159,6 +159,15 @@ export class LiveMap {
     this.#patching.set(w.window, t);
   }
 
+  /**
+   * Queues node `handle` of `w` to be read on its next refresh: the caller just acted on
+   * it, and the answer must show what the element is now, whether or not (or however
+   * late) the app announces it (Chromium sends a check box's new state after its focus).
+   */
+  touch(w: Watched, handle: string): void {
+    w.pending.set(handle, widerScope(w.pending.get(handle), "node"));
+  }
+
   /** Live state of a window for answers. */
   state(w: Watched | undefined): LiveReport {
     if (this.#subscribeError) return { state: "degraded", reason: this.#subscribeError };

@@ -34,16 +34,17 @@ function index(root: RawNode): Map<string, Place> {
   return out;
 }
 
-/** Copies the node's own attributes, keeping its children. */
+/**
+ * Copies the node's own attributes, keeping its children: every field but those two, so
+ * that one added to {@link RawNode} (a state, `truncated`, `table`) is never left stale.
+ */
 function assign(into: RawNode, from: RawNode): void {
-  into.role = from.role;
-  into.name = from.name;
-  if (from.value === undefined) delete into.value;
-  else into.value = from.value;
-  into.bounds = from.bounds;
-  into.enabled = from.enabled;
-  into.focused = from.focused;
-  into.actions = from.actions;
+  const children = into.children;
+  const handle = into.handle;
+  for (const key of Object.keys(into) as (keyof RawNode)[]) {
+    if (!(key in from)) delete into[key];
+  }
+  Object.assign(into, from, { children, handle });
 }
 
 /** Which scope wins when one node is named by several notifications. */

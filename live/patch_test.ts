@@ -27,6 +27,18 @@ Deno.test("applyPatch() replaces a node's attributes and keeps its children", ()
   assert.equal(p.nodes, 5);
 });
 
+Deno.test("applyPatch() takes every field of a node read, and drops those it lacks", () => {
+  const root = tree();
+  root.children[1] = { ...n("b"), checked: false, truncated: true, value: "old" };
+  const read = { ...n("b"), checked: true, expanded: false };
+  const p = applyPatch(root, new Map([["b", read]]), new Map([["b", "node" as const]]));
+  const b = p.root.children[1]!;
+  assert.equal(b.checked, true);
+  assert.equal(b.expanded, false);
+  assert.equal("truncated" in b, false);
+  assert.equal("value" in b, false);
+});
+
 Deno.test("applyPatch() swaps in a subtree read and removes a node that is gone", () => {
   const root = tree();
   const p = applyPatch(

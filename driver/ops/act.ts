@@ -22,6 +22,8 @@ interface StepOutcome {
   via: ActOutcome["via"];
   /** What the element holds when its text did not take (see ActOutcome). */
   found: string | undefined;
+  /** The element already was as asked: nothing was done (see ActOutcome). */
+  already: boolean;
   /** The element was found again by its crop: its id had changed. */
   byCrop: boolean;
   settled: Settled;
@@ -74,6 +76,7 @@ async function runStep(
   const gate: InputGate = (input) => core.locks.pixels(w.window, ctx.op, input, signal);
   let via: ActOutcome["via"] = "pixel";
   let found: string | undefined;
+  let already: true | undefined;
   let byCrop = false;
   if ("input" in step) {
     await gate(() => engine.input(pixelInputOf(step.input), signal));
@@ -85,8 +88,10 @@ async function runStep(
       node = await replayByCrop(engine, w, planned, step.id, err, signal);
       byCrop = true;
     }
+    const actOn = (target: RawNode) =>
+      engine.act(w.window, target, step.action, step.value, signal, gate);
     try {
-      ({ via, found } = await engine.act(w.window, node, step.action, step.value, signal, gate));
+      ({ via, found, already } = await actOn(node));
     } catch (err) {
       // The map lists the id but the app replaced the object behind it (Gecko and
       // Chromium recreate objects): read the window once, find the id again, act on it.
@@ -94,8 +99,22 @@ async function runStep(
       w = await core.live.refresh(w, signal, true);
       const again = w.map.handle(step.id);
       if (again === undefined || again.handle === node.handle) throw err;
-      ({ via, found } = await engine.act(w.window, again, step.action, step.value, signal, gate));
+      node = again;
+      ({ via, found, already } = await actOn(node));
     }
+    if (already) {
+      return {
+        via,
+        found,
+        already: true,
+        byCrop,
+        settled: "no_reaction",
+        settleMs: 0,
+        reacted: false,
+        watched: w,
+      };
+    }
+    core.live.touch(w, node.handle);
   }
   const t0 = performance.now();
   const settled = await core.live.events.settle(
@@ -113,7 +132,7 @@ async function runStep(
     if (!reading.aborted) throw err;
     return w; // out of time: the map as it stands, with what was done
   });
-  return { via, found, byCrop, settled, settleMs, reacted, watched };
+  return { via, found, already: false, byCrop, settled, settleMs, reacted, watched };
 }
 
 /**
@@ -159,6 +178,7 @@ export async function act(
     version: map.version,
     via: out.via,
     ...(out.found !== undefined ? { value: out.found } : {}),
+    ...(out.already ? { already: true as const } : {}),
     effect: changed ? "changed" : "none",
     settled: out.settled,
     settle_ms: out.settleMs,
@@ -228,6 +248,7 @@ export async function runBatch(
             },
           }
           : {}),
+        ...(out.already ? { already: true as const } : {}),
         ...(out.byCrop ? { resolved_by: "crop" as const } : {}),
         settled: out.settled,
         ms: elapsed(t0),
