@@ -8,90 +8,26 @@
  */
 import type { ActionName } from "../../protocol/element.ts";
 import { DriverError } from "../../protocol/errors.ts";
-import type { ActOutcome, PixelInput, RawNode } from "../../model/engine.ts";
+import type { ActOutcome, RawNode } from "../../model/engine.ts";
 import type { AtspiClient, CallLimits, Ref } from "./client.ts";
 import { Variant } from "../../platform/dbus/mod.ts";
 import { enterText } from "./text_entry.ts";
 import type { Known } from "./known.ts";
+import { centre, doNamedAction, type Input, refused } from "./named_action.ts";
+import { stateAction } from "./state_action.ts";
+
+export type { Input } from "./named_action.ts";
 
 /** Action names AT-SPI toolkits use, in the order we prefer them per driver action. */
 const PREFERRED: Partial<Record<ActionName, string[]>> = {
-  press: ["click", "press", "activate", "toggle", "jump", "open"],
-  click: ["click", "press", "activate", "toggle", "jump", "open"],
-  select: ["select", "activate", "click", "press"],
-  expand: ["expand or contract", "expand", "toggle", "activate", "click"],
-  collapse: ["expand or contract", "collapse", "toggle", "activate", "click"],
+  // Qt's menu bar items offer "ShowMenu" alone: pressing one opens its menu.
+  press: ["click", "press", "activate", "toggle", "jump", "open", "showmenu"],
+  click: ["click", "press", "activate", "toggle", "jump", "open", "showmenu"],
   show_menu: ["menu", "showmenu", "show menu", "popup", "context menu"],
 };
 
 /** ATSPI_SCROLL_ANYWHERE. */
 const SCROLL_ANYWHERE = 6;
-
-/** Sends pixel input (the engine's X11 backend). */
-export type Input = (input: PixelInput) => Promise<void>;
-
-function refused(node: RawNode, action: string): DriverError {
-  return new DriverError(
-    "action_not_supported",
-    `Cannot ${action} "${node.name || node.role}": the element offers no way to`,
-    { actions: node.actions },
-  );
-}
-
-function centre(node: RawNode): { x: number; y: number } {
-  const b = node.bounds;
-  if (b.w <= 0 || b.h <= 0) {
-    throw new DriverError("action_not_supported", `Element "${node.name}" has no on-screen area`, {
-      actions: node.actions,
-    });
-  }
-  return { x: Math.round(b.x + b.w / 2), y: Math.round(b.y + b.h / 2) };
-}
-
-/** Most actions one element is asked the names of. */
-const MAX_ACTIONS = 16;
-
-/**
- * The element's action names, by index. Asked one by one (`GetName`), as libatspi does:
- * Gecko answers the bulk `GetActions` with ";;" for every field, so a press found no
- * "press" and fell back to a pixel click.
- */
-async function actionNames(client: AtspiClient, ref: Ref, limits: CallLimits): Promise<string[]> {
-  const n = Math.min(Number(await client.prop(ref, "Action", "NActions", limits)), MAX_ACTIONS);
-  return await Promise.all(
-    Array.from({ length: Math.max(0, n) }, async (_, i) => {
-      const [name] = await client.call(ref, "Action", "GetName", limits, "i", [i]);
-      return String(name ?? "").toLowerCase();
-    }),
-  );
-}
-
-async function doNamedAction(
-  client: AtspiClient,
-  ref: Ref,
-  node: RawNode,
-  prefs: string[],
-  limits: CallLimits,
-): Promise<boolean> {
-  // No Action interface, or one with no action (GTK 4 puts it on every widget): the tree
-  // read said so, and asking again would only fail.
-  if (!node.actions.includes("press")) return false;
-  let names: string[];
-  try {
-    names = await actionNames(client, ref, limits);
-  } catch (err) {
-    if (err instanceof DriverError && err.code === "element_not_found") return false;
-    throw err;
-  }
-  for (const want of prefs) {
-    const i = names.indexOf(want);
-    if (i >= 0) {
-      const [ok] = await client.call(ref, "Action", "DoAction", limits, "i", [i]);
-      return ok !== false;
-    }
-  }
-  return false;
-}
 
 /** Performs `action` on `node`; `ref` is the node's object. */
 export async function performAction(
@@ -106,11 +42,14 @@ export async function performAction(
 ): Promise<ActOutcome> {
   const prefs = PREFERRED[action];
   switch (action) {
-    case "press":
-    case "click":
+    case "check":
+    case "uncheck":
     case "select":
     case "expand":
     case "collapse":
+      return await stateAction(client, input, ref, node, action, limits);
+    case "press":
+    case "click":
       if (await doNamedAction(client, ref, node, prefs!, limits)) return { via: "action" };
       await input({ kind: "click", ...centre(node), button: "left", count: 1 });
       return { via: "pixel" };

@@ -164,7 +164,9 @@ export class AtspiEngine implements Engine {
     // Gecko answers the first questions of a client from a cache it fills only then (a
     // web input's name from its label came empty, and no notification followed): the
     // app's first read is read again once Gecko has filled it, a few tens of ms later.
+    // Its action counts came from that partial cache too (a check box with no action).
     await new Promise((r) => setTimeout(r, GECKO_FILL_MS));
+    this.#known.forget(bus);
     const again = await this.#readWindow(window, budget);
     return { ...again, ms: performance.now() - started };
   }

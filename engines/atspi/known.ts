@@ -53,6 +53,12 @@ export class Known {
     this.#map.set(`${ref.bus}|${ref.path}`, fixed);
   }
 
+  /** Forgets every object of app `bus` (what it answered is not to be trusted). */
+  forget(bus: string): void {
+    const prefix = `${bus}|`;
+    for (const key of this.#map.keys()) if (key.startsWith(prefix)) this.#map.delete(key);
+  }
+
   /** Objects remembered. */
   get size(): number {
     return this.#map.size;

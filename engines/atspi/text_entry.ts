@@ -16,7 +16,7 @@
  */
 import type { ActOutcome, RawNode } from "../../model/engine.ts";
 import type { AtspiClient, CallLimits, Ref } from "./client.ts";
-import type { Input } from "./act.ts";
+import type { Input } from "./named_action.ts";
 import type { Known } from "./known.ts";
 import { stripIfaces } from "./walk.ts";
 

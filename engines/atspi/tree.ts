@@ -158,7 +158,36 @@ function shell(node: SkeletonNode): RawNode {
     // -1: a manager that keeps its children out of the cache; its count means nothing.
     ...(node.childCount >= 0 ? { childCount: node.childCount } : {}),
     ...(node.table ? { table: node.table } : {}),
+    ...statesOf(node),
   };
+}
+
+/** Roles that are on or off whether or not the toolkit says CHECKABLE (GTK 3 does not). */
+const CHECKABLE_ROLES = new Set([
+  "check_box",
+  "radio_button",
+  "check_menu_item",
+  "radio_menu_item",
+  "toggle_button",
+  "switch",
+]);
+
+/** Checkable roles that only a sibling's check unchecks. */
+const RADIO_ROLES = new Set(["radio_button", "radio_menu_item"]);
+
+/** The on/off, open/closed and selected states an agent checks an action by. */
+function statesOf(node: SkeletonNode): Pick<RawNode, "checked" | "expanded" | "selected"> {
+  const s = node.states;
+  const out: Pick<RawNode, "checked" | "expanded" | "selected"> = {};
+  if (s.has(STATE.CHECKABLE) || CHECKABLE_ROLES.has(atspiRoleName(node.role))) {
+    // Gecko marks an ARIA toggle button (aria-pressed) PRESSED, not CHECKED.
+    out.checked = s.has(STATE.INDETERMINATE)
+      ? "mixed"
+      : s.has(STATE.CHECKED) || s.has(STATE.PRESSED);
+  }
+  if (s.has(STATE.EXPANDABLE)) out.expanded = s.has(STATE.EXPANDED);
+  if (s.has(STATE.SELECTABLE)) out.selected = s.has(STATE.SELECTED);
+  return out;
 }
 
 /** What {@link AtspiEngine.act} can do with a node, from its interfaces and states. */
@@ -176,6 +205,11 @@ export function actionsOf(node: SkeletonNode): ActionName[] {
   if (s.has(STATE.EXPANDABLE)) out.push("expand", "collapse");
   if (s.has(STATE.HAS_POPUP)) out.push("show_menu");
   if (s.has(STATE.SELECTABLE) && node.ifaces.has("Component")) out.push("scroll_into_view");
+  const role = atspiRoleName(node.role);
+  if (s.has(STATE.CHECKABLE) || CHECKABLE_ROLES.has(role)) {
+    // A radio button is unchecked by checking another.
+    out.push(...(RADIO_ROLES.has(role) ? ["check" as const] : ["check", "uncheck"] as const));
+  }
   return out;
 }
 

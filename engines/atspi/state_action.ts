@@ -1,0 +1,171 @@
+/**
+ * Actions that leave an element in a state: `check`, `uncheck`, `expand`, `collapse` and
+ * `select`. The state is read first (an element already in it is left alone, so a
+ * repeated `check` never unchecks), the element's own way is tried (its parent's
+ * `Selection` for `select`, then its named action; a pixel click only when it offers
+ * neither), and the state is read back: when it did not come, the outcome says what the
+ * element is (`found`), never a silent success.
+ *
+ * @module
+ */
+import type { ActOutcome, RawNode } from "../../model/engine.ts";
+import type { AtspiClient, CallLimits, Ref } from "./client.ts";
+import { centre, doNamedAction, type Input, refused } from "./named_action.ts";
+import { STATE, StateSet } from "./states.ts";
+
+/** The actions this module performs. */
+export type StateActionName = "check" | "uncheck" | "expand" | "collapse" | "select";
+
+interface Want {
+  /** Is the element in the asked state? */
+  reached(s: StateSet): boolean;
+  /** What the element is when it is not. */
+  otherwise(s: StateSet): string;
+  /**
+   * Action names toolkits use for it, preferred first. The opposite's name is on the list
+   * too: the state was read first, so either toggles the right way, and Gecko keeps the
+   * name it had when first asked ("check" on a box that is checked now).
+   */
+  names: readonly string[];
+  /** The element field that says the element has this state at all. */
+  field: "checked" | "expanded" | "selected";
+}
+
+const isMixed = (s: StateSet) => s.has(STATE.INDETERMINATE);
+const isChecked = (s: StateSet) => (s.has(STATE.CHECKED) || s.has(STATE.PRESSED)) && !isMixed(s);
+/** A check box's state in words: a mixed box is neither checked nor unchecked. */
+const checkWord = (s: StateSet) => isMixed(s) ? "mixed" : isChecked(s) ? "checked" : "unchecked";
+
+const WANT: Record<StateActionName, Want> = {
+  check: {
+    reached: isChecked,
+    otherwise: checkWord,
+    // A radio button's (Gecko, Chromium) is "select".
+    names: ["check", "uncheck", "toggle", "click", "press", "activate", "select"],
+    field: "checked",
+  },
+  uncheck: {
+    reached: (s) => !isChecked(s) && !isMixed(s),
+    otherwise: checkWord,
+    names: ["uncheck", "check", "toggle", "click", "press", "activate"],
+    field: "checked",
+  },
+  expand: {
+    reached: (s) => s.has(STATE.EXPANDED),
+    otherwise: () => "collapsed",
+    names: [
+      "expand or contract",
+      "expand",
+      "collapse",
+      "toggle",
+      "open",
+      "activate",
+      "click",
+      "press",
+    ],
+    field: "expanded",
+  },
+  collapse: {
+    reached: (s) => !s.has(STATE.EXPANDED),
+    otherwise: () => "expanded",
+    names: ["expand or contract", "collapse", "expand", "toggle", "activate", "click", "press"],
+    field: "expanded",
+  },
+  select: {
+    reached: (s) => s.has(STATE.SELECTED),
+    otherwise: () => "not selected",
+    names: ["select", "activate", "click", "press", "jump"],
+    field: "selected",
+  },
+};
+
+/** How long the state is waited for: Gecko and Chromium change it from another process. */
+const READ_BACK_MS = 1_000;
+/**
+ * How long a `select` waits before trying its next way: a list's `Selection` answers true
+ * for ARIA tabs whose page keeps its own state, and nothing changes.
+ */
+const TRY_NEXT_MS = 300;
+
+async function stateOf(client: AtspiClient, ref: Ref, limits: CallLimits): Promise<StateSet> {
+  const [words] = await client.call(ref, "Accessible", "GetState", limits);
+  return new StateSet(words as number[]);
+}
+
+/** Polls the state until `reached` or `ms` pass; the last state read. */
+async function readBack(
+  client: AtspiClient,
+  ref: Ref,
+  limits: CallLimits,
+  reached: (s: StateSet) => boolean,
+  ms: number,
+): Promise<StateSet> {
+  const until = performance.now() + ms;
+  while (true) {
+    const s = await stateOf(client, ref, limits);
+    if (reached(s) || performance.now() >= until) return s;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/**
+ * Selects the element through its parent's `Selection` (list rows, tabs, options): the way
+ * screen readers select, with no pointer and no side effect of a click. False when the
+ * parent has no such interface or refuses.
+ */
+async function selectInParent(client: AtspiClient, ref: Ref, limits: CallLimits): Promise<boolean> {
+  const [parent, index] = await Promise.all([
+    client.prop(ref, "Accessible", "Parent", limits) as Promise<[string, string]>,
+    client.call(ref, "Accessible", "GetIndexInParent", limits).then(([i]) => Number(i)),
+  ]);
+  const up = { bus: parent[0] || ref.bus, path: parent[1] };
+  if (!up.path || index < 0) return false;
+  const [ifaces] = await client.call(up, "Accessible", "GetInterfaces", limits);
+  if (!(ifaces as string[]).includes("org.a11y.atspi.Selection")) return false;
+  const [ok] = await client.call(up, "Selection", "SelectChild", limits, "i", [index]);
+  return ok === true;
+}
+
+/** Performs a state action on `node` (`ref`: its object) and reads the state back. */
+export async function stateAction(
+  client: AtspiClient,
+  input: Input,
+  ref: Ref,
+  node: RawNode,
+  action: StateActionName,
+  limits: CallLimits,
+): Promise<ActOutcome> {
+  const want = WANT[action];
+  const stateful = node[want.field] !== undefined;
+  // Check boxes only: what would "check" mean on a button? Menu items and plain rows are
+  // selected and expanded by their action, with no state to read back.
+  if (!stateful && want.field === "checked") throw refused(node, action);
+  if (stateful && want.reached(await stateOf(client, ref, limits))) {
+    return { via: "action", already: true };
+  }
+  // The ways to try, each answering how it went, or undefined when it did not apply.
+  const ways: (() => Promise<ActOutcome["via"] | undefined>)[] = [
+    async () => await doNamedAction(client, ref, node, want.names, limits) ? "action" : undefined,
+    async () => {
+      await input({ kind: "click", ...centre(node), button: "left", count: 1 });
+      return "pixel";
+    },
+  ];
+  if (action === "select") {
+    ways.unshift(async () => await selectInParent(client, ref, limits) ? "action" : undefined);
+  }
+  let via: ActOutcome["via"] = "action";
+  let now: StateSet | undefined;
+  for (const [i, way] of ways.entries()) {
+    const went = await way();
+    if (went === undefined) continue;
+    via = went;
+    if (!stateful) return { via };
+    // Selecting twice is harmless, toggling twice undoes: only `select` tries on.
+    const last = action !== "select" || i === ways.length - 1;
+    now = await readBack(client, ref, limits, want.reached, last ? READ_BACK_MS : TRY_NEXT_MS);
+    if (want.reached(now)) return { via };
+    if (last) break;
+  }
+  return { via, found: want.otherwise(now ?? await stateOf(client, ref, limits)) };
+}
