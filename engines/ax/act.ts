@@ -125,7 +125,28 @@ export async function performAxAction(
     case "expand":
     case "collapse":
       return await disclose(source, input, node, action === "expand", timeoutMs);
+    case "check":
+    case "uncheck":
+      return await checkTo(source, input, node, action === "check", timeoutMs);
   }
+}
+
+/**
+ * Presses a check box or radio button until its `AXValue` (0 off, 1 on, 2 mixed) says
+ * `on`: left alone when already there, `found` when pressing did not get it there.
+ */
+async function checkTo(
+  source: AxSource,
+  input: Input,
+  node: RawNode,
+  on: boolean,
+  timeoutMs: number,
+): Promise<ActOutcome> {
+  const isOn = async () =>
+    boolOf((await source.attributes(node.handle, ["AXValue"], timeoutMs))[0]);
+  if ((await isOn()) === on) return { via: "action", already: true };
+  const { via } = await performAxAction(source, input, node, "press", undefined, timeoutMs);
+  return (await isOn()) === on ? { via } : { via, found: on ? "unchecked" : "checked" };
 }
 
 async function setValue(

@@ -56,7 +56,12 @@ Deno.test("AxEngine.readWindow() reads TextEdit's window (not the app's menu bar
   assert.equal(title.name, "Untitled");
   assert.equal(title.value, undefined);
   const bold = elements.find((e) => e.name === "Bold")!;
-  assert.deepEqual([bold.role, bold.value, bold.actions], ["AXCheckBox", "0", ["press", "click"]]);
+  assert.deepEqual([bold.role, bold.value, bold.actions], ["AXCheckBox", "0", [
+    "press",
+    "click",
+    "check",
+    "uncheck",
+  ]]);
   const family = elements.find((e) => e.name === "Font family")!;
   assert.deepEqual([family.value, family.actions], ["Helvetica", ["press", "click", "show_menu"]]);
   const size = elements.find((e) => e.role === "AXComboBox")!;

@@ -54,8 +54,8 @@ const ROLE_ACTIONS: Readonly<Record<string, readonly ActionName[]>> = {
   AXButton: ["press", "click"],
   AXMenuButton: ["press", "click", "show_menu"],
   AXPopUpButton: ["press", "click", "show_menu"],
-  AXCheckBox: ["press", "click"],
-  AXRadioButton: ["press", "click", "select"],
+  AXCheckBox: ["press", "click", "check", "uncheck"],
+  AXRadioButton: ["press", "click", "select", "check"],
   AXDisclosureTriangle: ["press", "click", "expand", "collapse"],
   AXMenuItem: ["press", "click"],
   AXMenuBarItem: ["press", "click", "show_menu"],
@@ -164,5 +164,10 @@ export function mapNode(handle: string, a: Attributes): { node: RawNode; childre
   };
   const value = valueOf(a, fromValue);
   if (value !== undefined) node.value = value;
+  if (role === "AXCheckBox" || role === "AXRadioButton") {
+    // AXValue 0 off, 1 on, 2 mixed.
+    const v = a.AXValue;
+    if (v?.kind === "number") node.checked = v.value === 2 ? "mixed" : v.value === 1;
+  }
   return { node, children: elementsOf(a.AXChildren) };
 }

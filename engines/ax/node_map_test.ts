@@ -65,6 +65,7 @@ Deno.test("actionsOf() follows the role, the tab subrole and disclosure attribut
     "press",
     "click",
     "select",
+    "check",
   ]);
   assert.deepEqual(
     actionsOf({ AXRole: str("AXRow"), AXDisclosing: { kind: "bool", value: false } }),

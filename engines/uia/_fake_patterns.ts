@@ -8,7 +8,7 @@ import { FakeClass, type FakeSlot } from "../../ffi/windows/_fake_class.ts";
 import type { FakeOleAut } from "../../ffi/windows/_testing.ts";
 import { readBstr } from "../../ffi/windows/bstr.ts";
 import { HR } from "../../ffi/windows/hresult.ts";
-import { writePointer } from "../../ffi/windows/memory.ts";
+import { writeBytes, writePointer } from "../../ffi/windows/memory.ts";
 import type { FakeNode } from "./_testing.ts";
 import { PATTERN } from "./ids.ts";
 import * as P from "./patterns.ts";
@@ -26,7 +26,22 @@ export function fakePatterns(ole: FakeOleAut, calls: string[]): Map<number, Fake
   );
   patterns.set(
     PATTERN.Toggle,
-    new FakeClass([P.TogglePattern.iid], { 3: record("Toggle") }),
+    new FakeClass([P.TogglePattern.iid], {
+      3: [
+        [],
+        ((n: FakeNode) => {
+          calls.push(`Toggle(${n.name})`);
+          if (!n.toggleStuck) n.toggle = ((n.toggle ?? 0) + 1) % 3;
+          return HR.S_OK;
+        }) as never,
+      ],
+      4: [
+        ["pointer"],
+        ((n: FakeNode, out: Deno.PointerValue) => (
+          writeBytes(out, new Uint8Array(new Int32Array([n.toggle ?? 0]).buffer)), HR.S_OK
+        )) as never,
+      ],
+    }),
   );
   patterns.set(
     PATTERN.SelectionItem,

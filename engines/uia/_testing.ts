@@ -34,6 +34,10 @@ export interface FakeNode {
   value?: string;
   valueReadOnly?: boolean;
   range?: number;
+  /** ToggleState: 0 off, 1 on, 2 indeterminate. */
+  toggle?: number;
+  /** Toggle() leaves the state as it was (a broken provider). */
+  toggleStuck?: boolean;
   /** PATTERNIDs the element supports. */
   patterns?: number[];
   children?: FakeNode[];

@@ -26,7 +26,7 @@ import {
 
 /** How the action went, or what the engine's thread must still do. */
 export type ActReply =
-  | { via: "action" }
+  | { via: "action"; found?: string }
   | { pixel: "left" | "right" }
   | { keyboard: string };
 
@@ -130,6 +130,9 @@ export function performAction(
       return firstOf(el, [expandIt]) ? { via: "action" } : { pixel: "left" };
     case "collapse":
       return firstOf(el, [collapseIt]) ? { via: "action" } : { pixel: "left" };
+    case "check":
+    case "uncheck":
+      return toggleTo(el, target, action === "check");
     case "scroll_into_view": {
       const done = firstOf(el, [[
         ScrollItemPattern,
@@ -153,6 +156,29 @@ export function performAction(
     case "type_text":
       return typeText(ole, el, target, needValue("type_text", value));
   }
+}
+
+/** ToggleState_Off and ToggleState_On (2 is indeterminate: neither). */
+const TOGGLE_OFF = 0;
+const TOGGLE_ON = 1;
+
+/**
+ * Toggles until the element is on (`on`) or off: a tri-state box cycles off, on,
+ * indeterminate, so at most two toggles. Left alone when already there; `found` when the
+ * state never came.
+ */
+function toggleTo(el: ComPtr, target: ActTarget, on: boolean): ActReply {
+  const toggle = patternOf(el, TogglePattern, "IUIAutomationTogglePattern");
+  if (!toggle) throw refused(target, on ? "check" : "uncheck", "it has no Toggle pattern");
+  using p = toggle;
+  const state = () => {
+    const out = new Int32Array(1);
+    p.call(TogglePattern.get_CurrentToggleState, out);
+    return out[0]!;
+  };
+  const reached = () => state() === (on ? TOGGLE_ON : TOGGLE_OFF);
+  for (let i = 0; i < 2 && !reached(); i++) p.call(TogglePattern.Toggle);
+  return reached() ? { via: "action" } : { via: "action", found: on ? "unchecked" : "checked" };
 }
 
 function setValue(ole: OleLib, el: ComPtr, target: ActTarget, value: string): ActReply {

@@ -38,6 +38,39 @@ Deno.test("press goes through Invoke, then Toggle, then SelectionItem", () => {
   }
 });
 
+Deno.test("check and uncheck toggle until the state is reached, and never past it", () => {
+  const cases: [number, "check" | "uncheck", string[], number][] = [
+    [0, "check", ["Toggle(x)"], 1],
+    [1, "check", [], 1],
+    [1, "uncheck", ["Toggle(x)", "Toggle(x)"], 0], // on → indeterminate → off
+    [2, "check", ["Toggle(x)", "Toggle(x)"], 1],
+  ];
+  for (const [from, action, calls, to] of cases) {
+    const node = { name: "x", controlType: 50002, patterns: [PATTERN.Toggle], toggle: from };
+    withElement(node, (uia, el) => {
+      assert.deepEqual(performAction(uia.ole, el, target, action, undefined), { via: "action" });
+      assert.deepEqual(uia.calls, calls);
+      assert.equal(node.toggle, to);
+    });
+  }
+});
+
+Deno.test("a toggle that does not move answers what the element still is", () => {
+  const node = {
+    name: "x",
+    controlType: 50002,
+    patterns: [PATTERN.Toggle],
+    toggle: 0,
+    toggleStuck: true,
+  };
+  withElement(node, (uia, el) => {
+    assert.deepEqual(performAction(uia.ole, el, target, "check", undefined), {
+      via: "action",
+      found: "unchecked",
+    });
+  });
+});
+
 Deno.test("an element without a pattern for the action asks for a pixel click", () => {
   withElement({ name: "x", controlType: 50020 }, (uia, el) => {
     assert.deepEqual(performAction(uia.ole, el, target, "click", undefined), { pixel: "left" });

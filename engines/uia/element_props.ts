@@ -163,6 +163,7 @@ export function actionsOf(f: ElementFacts): ActionName[] {
     out.push("type_text");
   }
   if (p.selectionItem) out.push("select");
+  if (p.toggle) out.push("check", "uncheck");
   if (p.expandCollapse) out.push("expand", "collapse");
   if (p.scrollItem) out.push("scroll_into_view");
   return out;

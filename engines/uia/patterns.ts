@@ -36,6 +36,10 @@ export const TogglePattern = {
   id: PATTERN.Toggle,
   iid: parseGuid("94cf8058-9b8d-4ab9-8bfd-4cd0a33c8c70"),
   Toggle: method("IUIAutomationTogglePattern::Toggle", 3, []),
+  // HRESULT get_CurrentToggleState(ToggleState*): 0 off, 1 on, 2 indeterminate
+  get_CurrentToggleState: method("IUIAutomationTogglePattern::get_CurrentToggleState", 4, [
+    "buffer",
+  ]),
 } as const;
 
 /** IUIAutomationSelectionItemPattern: list and tab items, radio buttons. */
