@@ -26,6 +26,45 @@ export const FORM_PAGE = `<!doctype html><html><head><title>${FORM_TITLE}</title
 <p>Last paragraph</p>
 </body></html>`;
 
+/** The widget page's title. */
+export const WIDGETS_TITLE = "Widget page";
+
+/**
+ * One widget of each action family: a check box, radio buttons, a list box, a disclosure,
+ * ARIA tabs, a toggle button, a button that reports its context menu, and a button far
+ * below the fold. Each widget's state is the browser's own (or ARIA kept by the page).
+ */
+export const WIDGETS_PAGE = `<!doctype html><html><head><title>${WIDGETS_TITLE}</title>
+<script>
+function pick(tab) {
+  for (const t of document.querySelectorAll("[role=tab]")) {
+    t.setAttribute("aria-selected", String(t === tab));
+  }
+}
+function flip(b) {
+  b.setAttribute("aria-pressed", String(b.getAttribute("aria-pressed") !== "true"));
+}
+</script></head><body>
+<h1>Widgets</h1>
+<p id="said">Nothing yet</p>
+<label><input type="checkbox"> Agree</label>
+<label><input type="radio" name="size"> Small</label>
+<label><input type="radio" name="size" checked> Large</label>
+<select size="3" aria-label="Fruit"><option>Apple</option><option>Banana</option>
+<option>Cherry</option></select>
+<details><summary>More options</summary><p>Hidden details</p></details>
+<div role="tablist" aria-label="Pages">
+<button role="tab" aria-selected="true" onclick="pick(this)">First tab</button>
+<button role="tab" aria-selected="false" onclick="pick(this)">Second tab</button>
+</div>
+<button aria-pressed="false" onclick="flip(this)">Bold</button>
+<button aria-haspopup="menu" oncontextmenu="document.getElementById('said').textContent = 'Menu asked';
+  return false">Menu here</button>
+<input aria-label="Notes">
+<div style="height: 3000px"></div>
+<button>Far button</button>
+</body></html>`;
+
 /** Writes `text` to a new temporary file ending in `suffix`; returns its path. */
 export async function tempFile(text: string, suffix: string): Promise<string> {
   const path = await Deno.makeTempFile({ prefix: "allternit-doc-", suffix });
@@ -48,6 +87,10 @@ export async function onDocument<T>(
 /** Starts `open` on a new copy of the form page; its file is added to `files`. */
 export const onFormPage = <T>(files: string[], open: (page: string) => Promise<T>): Promise<T> =>
   onDocument(files, FORM_PAGE, ".html", open);
+
+/** Starts `open` on a new copy of the widget page; its file is added to `files`. */
+export const onWidgetPage = <T>(files: string[], open: (page: string) => Promise<T>): Promise<T> =>
+  onDocument(files, WIDGETS_PAGE, ".html", open);
 
 /** The value of cell (row, column) of {@link sheet}, 0-based; row 0 is the header. */
 export function sheetValue(row: number, column: number): string {

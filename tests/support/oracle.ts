@@ -146,3 +146,67 @@ export async function oracleShown(
 ): Promise<ShownNode[]> {
   return await pyatspiJson<ShownNode[]>(SHOWN_SCRIPT, [pid, title, limit, state], 60_000);
 }
+
+/** One node's states and place, as pyatspi reads them. */
+export interface OracleState {
+  /** pyatspi's state names (`checked`, `expanded`, `selected`, `showing`, ...). */
+  states: string[];
+  /** Screen extents `[x, y, w, h]`. */
+  extents: [number, number, number, number];
+  /** Text contents, when it has a Text interface. */
+  text?: string;
+}
+
+const STATE_SCRIPT = `
+import json, sys
+import pyatspi
+pid, roles, name, nth = int(sys.argv[1]), set(sys.argv[2].split("|")), sys.argv[3], int(sys.argv[4])
+seen = [0, 0]
+def walk(node):
+    if node is None or seen[0] > 20000:
+        return None
+    seen[0] += 1
+    if node.getRoleName() in roles and (node.name or "") == name:
+        if seen[1] == nth:
+            return node
+        seen[1] += 1
+    if node.getState().contains(pyatspi.STATE_MANAGES_DESCENDANTS) or node.childCount > 1000:
+        return None
+    for i in range(node.childCount):
+        found = walk(node.getChildAtIndex(i))
+        if found is not None:
+            return found
+    return None
+for app in pyatspi.Registry.getDesktop(0):
+    if app is not None and app.get_process_id() == pid:
+        for window in app:
+            node = walk(window)
+            if node is not None:
+                e = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+                entry = {
+                    "states": [pyatspi.stateToString(s) for s in node.getState().getStates()],
+                    "extents": [e.x, e.y, e.width, e.height],
+                }
+                try:
+                    t = node.queryText()
+                    entry["text"] = t.getText(0, min(t.characterCount, 4096))
+                except Exception:
+                    pass
+                print(json.dumps(entry))
+                sys.exit(0)
+print("null")
+`;
+
+/**
+ * The states and extents of the `nth` (0-based, document order, hidden ones too) node of
+ * process `pid` with pyatspi role name `role` (or one of `a|b`) and accessible name
+ * `name`, or null.
+ */
+export async function oracleState(
+  pid: number,
+  role: string,
+  name: string,
+  nth = 0,
+): Promise<OracleState | null> {
+  return await pyatspiJson<OracleState | null>(STATE_SCRIPT, [pid, role, name, nth], 30_000);
+}

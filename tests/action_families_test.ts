@@ -1,0 +1,290 @@
+/**
+ * Every action family on every toolkit that has the widget (issue 20): check and uncheck
+ * (check boxes, radio buttons, switches, toggle buttons), select (list rows, tabs),
+ * expand and collapse (disclosures, tree rows), show_menu, focus, and press through a menu
+ * into a modal dialog. Each effect is read by pyatspi in its own process, never taken
+ * from the driver's answer; a repeated `check` must be answered `already` and change
+ * nothing.
+ */
+import assert from "node:assert/strict";
+import type { ActionName, Element } from "../protocol/element.ts";
+import type { ActResult } from "../protocol/results.ts";
+import type { z } from "zod";
+import * as apps from "./support/apps.ts";
+import { type App, requireDesktop } from "./support/apps.ts";
+import { session } from "./support/client.ts";
+import { onDocument, onWidgetPage, textDocument, WIDGETS_TITLE } from "./support/documents.ts";
+import { oracleState } from "./support/oracle.ts";
+import type { DriverClient } from "../rpc/client.ts";
+
+requireDesktop();
+
+/** An element of the map: its role, its name, and which of that pair (document order). */
+interface Target {
+  role: string;
+  name: string;
+  nth?: number;
+}
+
+/** The same node as pyatspi names it: its role names (`a|b`), name, and which. */
+interface Seen {
+  role: string;
+  name: string;
+  nth?: number;
+}
+
+/** A driver session on one app's window. */
+class Driving {
+  constructor(readonly client: DriverClient, readonly app: App, public window: string) {}
+
+  async element(t: Target): Promise<{ el: Element; version: number }> {
+    const r = await this.client.call("read_ui", { window: this.window });
+    const matches = r.elements!.filter((e) => e.role === t.role && e.name === t.name);
+    const el = matches[t.nth ?? 0];
+    if (!el) {
+      const near = r.elements!.filter((e) => e.name === t.name).map((e) => e.role);
+      throw new Error(`No ${t.role} "${t.name}" #${t.nth ?? 0} (by that name: ${near})`);
+    }
+    return { el, version: r.version };
+  }
+
+  async act(t: Target, action: ActionName): Promise<z.infer<typeof ActResult>> {
+    const { el, version } = await this.element(t);
+    assert.ok(el.actions.includes(action), `${t.name} offers ${action}: ${el.actions}`);
+    return await this.client.call("act", { window: this.window, version, id: el.id, action });
+  }
+}
+
+async function driving(
+  start: (files: string[]) => Promise<App>,
+  fn: (d: Driving) => Promise<void>,
+): Promise<void> {
+  const files: string[] = [];
+  const app = await start(files);
+  const s = await session();
+  try {
+    const r = await s.client.call("read_ui", { app: app.pid });
+    await fn(new Driving(s.client, app, r.window));
+  } finally {
+    await s.close();
+    await app.stop();
+    for (const f of files) await Deno.remove(f).catch(() => {});
+  }
+}
+
+/**
+ * Waits (up to 5 s: the app may change the state after answering) until pyatspi reads
+ * `state` on the node as `present` says; fails naming what it read.
+ */
+async function expectState(
+  pid: number,
+  node: Seen,
+  state: string,
+  present = true,
+): Promise<void> {
+  const until = Date.now() + 5_000;
+  let seen = await oracleState(pid, node.role, node.name, node.nth);
+  while (seen?.states.includes(state) !== present && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 100));
+    seen = await oracleState(pid, node.role, node.name, node.nth);
+  }
+  assert.equal(
+    seen?.states.includes(state),
+    present,
+    `pyatspi: ${node.role} "${node.name}" ${present ? "has" : "lacks"} ${state}: ${
+      JSON.stringify(seen?.states)
+    }`,
+  );
+}
+
+/** Acts and expects a done action: ok, and `already` only when nothing was to be done. */
+async function done(d: Driving, t: Target, action: ActionName, already = false): Promise<void> {
+  const r = await d.act(t, action);
+  assert.equal(r.ok, true, `${action} "${t.name}": ${JSON.stringify(r.value)}`);
+  assert.equal(r.already === true, already, `${action} "${t.name}" already: ${r.already}`);
+  if (already) assert.equal(r.effect, "none");
+}
+
+interface Browser {
+  name: string;
+  start(files: string[]): Promise<App>;
+  /** pyatspi's role for a `<summary>`: Gecko a push button, Chromium a toggle button. */
+  summary: string;
+}
+
+const BROWSERS: Browser[] = [
+  {
+    name: "Firefox",
+    start: (files) => onWidgetPage(files, (page) => apps.firefox(page, WIDGETS_TITLE)),
+    summary: "push button",
+  },
+  {
+    name: "Chromium",
+    start: (files) => onWidgetPage(files, (page) => apps.chromium(page, WIDGETS_TITLE, "Notes")),
+    summary: "toggle button",
+  },
+];
+
+for (const b of BROWSERS) {
+  Deno.test(`${b.name}: check, select, expand, show_menu and focus, each read back by pyatspi`, async () => {
+    await driving(b.start, async (d) => {
+      const pid = d.app.pid;
+      const agree = { role: "AXCheckBox", name: "Agree" };
+      await done(d, agree, "check");
+      await expectState(pid, { role: "check box", name: "Agree" }, "checked");
+      await done(d, agree, "check", true);
+      await expectState(pid, { role: "check box", name: "Agree" }, "checked");
+      await done(d, agree, "uncheck");
+      await expectState(pid, { role: "check box", name: "Agree" }, "checked", false);
+
+      await done(d, { role: "AXRadioButton", name: "Small" }, "check");
+      await expectState(pid, { role: "radio button", name: "Small" }, "checked");
+      await expectState(pid, { role: "radio button", name: "Large" }, "checked", false);
+
+      await done(d, { role: "AXRow", name: "Banana" }, "select");
+      await expectState(pid, { role: "list item", name: "Banana" }, "selected");
+
+      const more = { role: await roleOf(d, "More options", "expand"), name: "More options" };
+      const summary = { role: b.summary, name: "More options" };
+      await done(d, more, "expand");
+      await expectState(pid, summary, "expanded");
+      await done(d, more, "collapse");
+      await expectState(pid, summary, "expanded", false);
+
+      // ARIA tabs: the page keeps aria-selected; the tab list's Selection alone is not enough.
+      await done(d, { role: "AXRadioButton", name: "Second tab" }, "select");
+      await expectState(pid, { role: "page tab", name: "Second tab" }, "selected");
+      await expectState(pid, { role: "page tab", name: "First tab" }, "selected", false);
+
+      // A toggle button (aria-pressed) is checked and unchecked like a box.
+      await done(d, { role: "AXCheckBox", name: "Bold" }, "check");
+      await expectState(pid, { role: "toggle button", name: "Bold" }, "pressed");
+
+      const menu = await d.act({ role: "AXButton", name: "Menu here" }, "show_menu");
+      assert.equal(menu.ok, true);
+      await eventuallyText(pid, "Menu asked");
+
+      await done(d, { role: "AXTextField", name: "Notes" }, "focus");
+      await expectState(pid, { role: "entry", name: "Notes" }, "focused");
+    });
+  });
+}
+
+/** The role the map gives the element named `name` that offers `action`. */
+async function roleOf(d: Driving, name: string, action: ActionName): Promise<string> {
+  const r = await d.client.call("read_ui", { window: d.window });
+  const el = r.elements!.find((e) => e.name === name && e.actions.includes(action));
+  if (!el) throw new Error(`No element "${name}" offers ${action}`);
+  return el.role;
+}
+
+/** Waits until pyatspi reads `text` in the page's "said" paragraph. */
+async function eventuallyText(pid: number, text: string): Promise<void> {
+  const until = Date.now() + 5_000;
+  let seen = await oracleState(pid, "paragraph", "");
+  while (seen?.text !== text && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 100));
+    seen = await oracleState(pid, "paragraph", "");
+  }
+  assert.equal(seen?.text, text);
+}
+
+Deno.test("GTK 3: check boxes, notebook tabs, a stack switcher and an expander", async () => {
+  await driving(() => apps.widgetFactory(), async (d) => {
+    const pid = d.app.pid;
+    // Page 1 has three disabled check boxes (mixed, unchecked, checked), then the same enabled.
+    const box = { role: "AXCheckBox", name: "checkbutton", nth: 4 };
+    const seen = { role: "check box", name: "checkbutton", nth: 4 };
+    await done(d, box, "check");
+    await expectState(pid, seen, "checked");
+    await done(d, box, "check", true);
+    await done(d, box, "uncheck");
+    await expectState(pid, seen, "checked", false);
+    // A mixed box is neither checked nor unchecked. The widget factory keeps this one
+    // mixed when clicked: the answer must say what pyatspi then reads.
+    const mixed = await d.act({ ...box, nth: 3 }, "check");
+    const after = (await oracleState(pid, seen.role, seen.name, 3))!.states;
+    const shows = after.includes("indeterminate")
+      ? "mixed"
+      : after.includes("checked")
+      ? "checked"
+      : "unchecked";
+    assert.equal(mixed.ok, shows === "checked", `answered ${mixed.value}, pyatspi reads ${shows}`);
+    if (!mixed.ok) assert.equal(mixed.value, shows);
+    // A disabled box does not change, and the answer says so.
+    const off = await d.act({ ...box, nth: 1 }, "check");
+    assert.equal(off.ok, false);
+    assert.equal(off.value, "unchecked");
+
+    await done(d, { role: "AXRadioButton", name: "page 2" }, "select");
+    await expectState(pid, { role: "page tab", name: "page 2" }, "selected");
+    await expectState(pid, { role: "page tab", name: "page 1" }, "selected", false);
+
+    // The stack switcher's buttons are radio buttons: checking one shows its page.
+    await done(d, { role: "AXRadioButton", name: "Page 2" }, "check");
+    await expectState(pid, { role: "radio button", name: "Page 2" }, "checked");
+    const expander = { role: "AXCheckBox", name: "Expander" };
+    await done(d, expander, "collapse");
+    await expectState(pid, { role: "toggle button", name: "Expander" }, "expanded", false);
+    await done(d, expander, "collapse", true);
+    await done(d, expander, "expand");
+    await expectState(pid, { role: "toggle button", name: "Expander" }, "expanded");
+  });
+});
+
+Deno.test("GTK 4: a tree list's rows collapse and expand by their namespaced actions", async () => {
+  await driving(() => apps.gtk4Demo(), async (d) => {
+    const row = { role: "AXGroup", name: "Benchmark" };
+    await done(d, row, "collapse");
+    await expectState(d.app.pid, { role: "panel", name: "Benchmark" }, "expanded", false);
+    await done(d, row, "expand");
+    await expectState(d.app.pid, { role: "panel", name: "Benchmark" }, "expanded");
+  });
+});
+
+Deno.test("Qt: a menu opens a modal dialog by press, whose boxes and tabs then act", async () => {
+  await driving(() => apps.featherpad(), async (d) => {
+    const pid = d.app.pid;
+    await done(d, { role: "AXMenuItem", name: "Options" }, "press");
+    // Qt answers DoAction only when the dialog it opened closes: the press must not wait.
+    const pref = await d.act({ role: "AXMenuItem", name: "Preferences" }, "press");
+    assert.equal(pref.ok, true);
+    await apps.waitForWindow("Preferences");
+    d.window = (await d.client.call("read_ui", { app: pid })).window;
+    const box = { role: "AXCheckBox", name: "Start with side-pane mode" };
+    const seen = { role: "check box", name: "Start with side-pane mode" };
+    await done(d, box, "check");
+    await expectState(pid, seen, "checked");
+    await done(d, box, "check", true);
+    await done(d, box, "uncheck");
+    await expectState(pid, seen, "checked", false);
+    // Qt 5 marks no tab selectable: a tab is pressed, and the effect is the other page.
+    await done(d, { role: "AXRadioButton", name: "Text" }, "press");
+    await expectState(pid, seen, "showing", false);
+  });
+});
+
+Deno.test("LibreOffice: toolbar toggles check and uncheck, alignment moves", async () => {
+  await driving(
+    (files) =>
+      onDocument(
+        files,
+        textDocument(["First paragraph"]),
+        ".fodt",
+        (doc) => apps.libreoffice(doc, "LibreOffice Writer"),
+      ),
+    async (d) => {
+      const pid = d.app.pid;
+      const marks = { role: "AXCheckBox", name: "Formatting Marks" };
+      const seen = { role: "toggle button", name: "Formatting Marks" };
+      await done(d, marks, "check");
+      await expectState(pid, seen, "checked");
+      await done(d, marks, "check", true);
+      await done(d, marks, "uncheck");
+      await expectState(pid, seen, "checked", false);
+      await done(d, { role: "AXCheckBox", name: "Center" }, "check");
+      await expectState(pid, { role: "toggle button", name: "Center" }, "checked");
+      await expectState(pid, { role: "toggle button", name: "Left" }, "checked", false);
+    },
+  );
+});
