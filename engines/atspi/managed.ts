@@ -11,6 +11,7 @@
 import type { TableRange } from "../../protocol/element.ts";
 import { type AtspiClient, type CallLimits, NULL_PATH, type Ref } from "./client.ts";
 import type { SkeletonNode } from "./skeleton.ts";
+import { STATE } from "./states.ts";
 
 /** Children read by index from a manager that is not a table. */
 const MAX_INDEXED = 200;
@@ -33,8 +34,14 @@ export async function visibleChildren(
   limits: CallLimits,
   room: number,
 ): Promise<VisibleChildren> {
-  if (node.ifaces.has("Table") && node.ifaces.has("Component")) {
+  const manages = node.states.has(STATE.MANAGES_DESCENDANTS) || node.childCount < 0;
+  if (manages && node.ifaces.has("Table") && node.ifaces.has("Component")) {
     return await tableCells(client, node.ref, limits, room);
+  }
+  // A long plain list (a web table's 2,000 rows) lays its children out in order: the
+  // ones in view are found by bisecting on their extents.
+  if (!manages && node.ifaces.has("Component")) {
+    return { children: await childrenInView(client, node, limits, room) };
   }
   const n = Math.min(Math.max(node.childCount, 0), MAX_INDEXED, room);
   const kids = await Promise.all(
@@ -67,23 +74,30 @@ async function tableCells(
   limits: CallLimits,
   room: number,
 ): Promise<VisibleChildren> {
-  const [rows, columns, [x, y, w, h]] = await Promise.all([
+  const [rows, columns, shown] = await Promise.all([
     client.prop(ref, "Table", "NRows", limits).then(Number),
     client.prop(ref, "Table", "NColumns", limits).then(Number),
-    client.extents(ref, limits),
+    shownPart(client, ref, limits),
   ]);
-  if (rows <= 0 || columns <= 0) return { children: [], table: emptyRange(rows, columns) };
+  if (rows <= 0 || columns <= 0 || shown === undefined) {
+    return { children: [], table: emptyRange(rows, columns) };
+  }
+  const { x, y, w, h } = shown;
   const [first, last] = await Promise.all([
-    cellAt(client, ref, x + 1, y + 1, limits),
+    firstCell(client, ref, x, y, h, limits),
     cellAt(client, ref, x + w - 2, y + h - 2, limits),
   ]);
-  const top = first?.row ?? 0;
+  // Without a first cell, the last one tells where the view is (a list scrolled to its end).
+  const top = first?.row ?? Math.max(0, (last?.row ?? 0) - FALLBACK_ROWS + 1);
   const left = first?.column ?? 0;
   const bottom = Math.min(rows - 1, last?.row ?? top + FALLBACK_ROWS - 1);
   const right = Math.min(columns - 1, last?.column ?? left + FALLBACK_COLUMNS - 1);
   const width = right - left + 1;
-  // The budget cuts whole rows from the bottom: a row is read entirely or not at all.
-  const keptRows = Math.max(1, Math.min(bottom - top + 1, Math.floor(room / width)));
+  // The budget cuts whole rows from the bottom: a row is read entirely or not at all. No
+  // more rows than the view can show are asked, whatever the probes said: a wrong range
+  // must not make the app build thousands of cells.
+  const fits = Math.ceil(h / MIN_ROW_HEIGHT) + 1;
+  const keptRows = Math.max(1, Math.min(bottom - top + 1, fits, Math.floor(room / width)));
   const cells: Promise<Ref | undefined>[] = [];
   for (let r = top; r < top + keptRows; r++) {
     for (let c = left; c <= right && cells.length < room; c++) {
@@ -113,6 +127,113 @@ async function tableCells(
       last_column: right,
     },
   };
+}
+
+/** The smallest row height assumed when bounding how many rows a view can show. */
+const MIN_ROW_HEIGHT = 8;
+
+/** How far below the top the first cell is looked for: column headers sit above it. */
+const TOP_PROBES = [1, 16, 32, 64];
+
+/** The first cell down the table's left edge, past its column headers. */
+async function firstCell(
+  client: AtspiClient,
+  ref: Ref,
+  x: number,
+  y: number,
+  h: number,
+  limits: CallLimits,
+): Promise<{ row: number; column: number } | undefined> {
+  for (const dy of TOP_PROBES) {
+    if (dy >= h) break;
+    const cell = await cellAt(client, ref, x + 1, y + dy, limits);
+    if (cell !== undefined) return cell;
+  }
+  return undefined;
+}
+
+/** Children asked for their extents at once while collecting those in view. */
+const VIEW_BATCH = 16;
+
+/**
+ * The children of `node` (laid out top to bottom) that are in the part of it that shows:
+ * the first whose bottom is below the top of that part, found by bisection, and those
+ * after it until one starts below it, at most `room`.
+ */
+async function childrenInView(
+  client: AtspiClient,
+  node: SkeletonNode,
+  limits: CallLimits,
+  room: number,
+): Promise<Ref[]> {
+  const shown = await shownPart(client, node.ref, limits);
+  if (shown === undefined) return [];
+  const at = async (i: number) => {
+    const kid = await childAt(client, node.ref, i, limits);
+    if (kid === undefined) return undefined;
+    const [, y, , h] = await client.extents(kid, limits).catch(noComponent) ?? [0, -1, 0, -1];
+    return { kid, top: y, bottom: y + h };
+  };
+  let lo = 0;
+  let hi = node.childCount;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const c = await at(mid);
+    // A child without extents is taken as above the view: the search goes on below it.
+    if (c !== undefined && c.bottom > shown.y) hi = mid;
+    else lo = mid + 1;
+  }
+  const out: Ref[] = [];
+  for (let i = lo; i < node.childCount && out.length < room; i += VIEW_BATCH) {
+    const n = Math.min(VIEW_BATCH, node.childCount - i, room - out.length);
+    const batch = await Promise.all(Array.from({ length: n }, (_, k) => at(i + k)));
+    for (const c of batch) {
+      if (c === undefined) continue;
+      if (c.top >= shown.y + shown.h) return out;
+      out.push(c.kid);
+    }
+  }
+  return out;
+}
+
+/** Ancestors whose extents clip a table's: a web page's viewport is a few levels up. */
+const CLIP_LEVELS = 8;
+
+/**
+ * The part of `ref`'s extents its ancestors show (a web table 40,000 points tall shows
+ * only what the page's viewport does); undefined when nothing of it shows.
+ */
+async function shownPart(
+  client: AtspiClient,
+  ref: Ref,
+  limits: CallLimits,
+): Promise<{ x: number; y: number; w: number; h: number } | undefined> {
+  let [x, y, w, h] = await client.extents(ref, limits);
+  let at: Ref | undefined = ref;
+  for (let level = 0; level < CLIP_LEVELS && at !== undefined; level++) {
+    const parent = await client.prop(at, "Accessible", "Parent", limits);
+    at = refIn(parent, ref.bus);
+    if (at === undefined) break;
+    // The application object has no Component: the top is reached.
+    const box = await client.extents(at, limits).catch(noComponent);
+    if (box === undefined) break;
+    const [px, py, pw, ph] = box;
+    if (pw <= 0 || ph <= 0) continue; // a container without extents clips nothing
+    const right = Math.min(x + w, px + pw);
+    const bottom = Math.min(y + h, py + ph);
+    x = Math.max(x, px);
+    y = Math.max(y, py);
+    w = right - x;
+    h = bottom - y;
+    if (w <= 0 || h <= 0) return undefined;
+  }
+  return { x, y, w, h };
+}
+
+/** A node without Component answers "unknown interface", read as gone: undefined. */
+function noComponent(err: unknown): undefined {
+  if ((err as { code?: string }).code === "element_not_found") return undefined;
+  throw err;
 }
 
 function emptyRange(rows: number, columns: number): TableRange {

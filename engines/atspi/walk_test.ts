@@ -68,6 +68,8 @@ function fakeApp(nodes: Record<string, FakeNode>) {
       calls.push(`${name} ${ref.path}`);
       const n = node(ref.path);
       if (name === "Name") return Promise.resolve(ref.path);
+      // Every node is a window's child: the clip by ancestors ends at once.
+      if (name === "Parent") return Promise.resolve([BUS, "/org/a11y/atspi/null"]);
       if (name === "ChildCount") return Promise.resolve(n.count ?? n.children?.length ?? 0);
       if (iface === "Table" && name === "NRows") return Promise.resolve(1_000_000);
       if (iface === "Table" && name === "NColumns") return Promise.resolve(100);
@@ -79,7 +81,12 @@ function fakeApp(nodes: Record<string, FakeNode>) {
     },
     extents(ref: Ref) {
       calls.push(`GetExtents ${ref.path}`);
-      return Promise.resolve(ref.path === "/sheet" ? [0, 0, 100, 200] : [0, 0, 10, 10]);
+      if (ref.path === "/sheet") return Promise.resolve([0, 0, 100, 200]);
+      // A long list showing 1,000 to 1,200 of its rows, each 20 high.
+      if (ref.path === "/long") return Promise.resolve([0, 1_000, 100, 200]);
+      const row = /\/long\/item(\d+)$/.exec(ref.path);
+      if (row) return Promise.resolve([0, Number(row[1]) * 20, 100, 20]);
+      return Promise.resolve([0, 0, 10, 10]);
     },
   };
   return { client: client as unknown as AtspiClient, calls };
@@ -134,6 +141,18 @@ Deno.test("walk: a child list longer than the bound is read by index, not listed
   const s = await skeletonByWalk(client, { bus: BUS, path: "/w" }, LIMITS, { max: 10_000 });
   assert.ok(!calls.includes("GetChildren /list"));
   assert.equal(s.get("/list")!.children.length, 200, "the first 200 by index");
+});
+
+Deno.test("walk: a long plain list is read by the rows in view, found by bisection", async () => {
+  const { client, calls } = fakeApp({
+    "/w": { states: SHOWN, children: ["/long"] },
+    "/long": { states: SHOWN, ifaces: ["Component"], count: 2_000 },
+  });
+  const s = await skeletonByWalk(client, { bus: BUS, path: "/w" }, LIMITS, { max: 10_000 });
+  const kids = s.get("/long")!.children;
+  assert.deepEqual(kids, Array.from({ length: 10 }, (_, i) => `/long/item${50 + i}`));
+  const asked = calls.filter((c) => c.startsWith("GetChildAtIndex /long")).length;
+  assert.ok(asked < 40, `rows asked: ${asked} (bisection and the rows in view)`);
 });
 
 Deno.test("walk: hidden nodes and leaves are never asked for children", async () => {
