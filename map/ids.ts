@@ -55,6 +55,7 @@ const TAG_ROOT = 0x726f_6f74;
 const TAG_UNIQUE = 0;
 const TAG_TWIN = 1;
 const TAG_SALT = 2;
+const TAG_BEYOND = 0x6279_6e64;
 
 // Scratch lanes: hashing is synchronous, so one pair serves every call and no state
 // object is allocated per node.
@@ -230,4 +231,21 @@ export function computeIds(root: RawNode): string[] {
     ids.push(id);
   });
   return ids;
+}
+
+/**
+ * The id of a node `find` found beyond the map (scrolled out, hidden, a row not shown).
+ * Such a node has no place in the map's tree to hash, so its id comes from the engine's
+ * handle: the same object found again gets the same id, and it never equals a map id
+ * (a different tag starts the hash).
+ *
+ * @param handle The engine's handle of the node.
+ */
+export function beyondId(handle: string): string {
+  a = SEED_A;
+  b = SEED_B;
+  mixInt(TAG_BEYOND);
+  mixString(handle);
+  finish();
+  return encode();
 }

@@ -15,7 +15,7 @@
  *
  * @module
  */
-export { computeIds, ID_LENGTH, type IdVisitor, TWIN_GRID, visitIds } from "./ids.ts";
+export { beyondId, computeIds, ID_LENGTH, type IdVisitor, TWIN_GRID, visitIds } from "./ids.ts";
 export { buildSnapshot, type Snapshot, toElement } from "./snapshot.ts";
 export { type Delta, diff, sameVisible } from "./diff.ts";
 export {

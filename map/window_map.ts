@@ -16,6 +16,9 @@ import type { Snapshot } from "./snapshot.ts";
 /** Versions a window keeps unless told otherwise (design document: 8). */
 export const DEFAULT_KEEP = 8;
 
+/** Nodes found beyond the map that a window remembers for `act`; older ones are forgotten. */
+export const MAX_BEYOND = 1_000;
+
 /** The map as callers see it, e.g. in a `stale_version` error's data. */
 export interface MapPayload {
   /** Window id. */
@@ -74,6 +77,10 @@ export class WindowMap {
   #versions: StoredVersion[];
   #byId: Map<string, Element>;
   #handles: Map<string, RawNode>;
+  /** Nodes `find` found beyond the map, by id, oldest first. */
+  #beyond = new Map<string, RawNode>();
+  /** Current ids by engine handle, made when first asked after a read. */
+  #idByHandle: Map<string, string> | undefined;
 
   /**
    * Starts a map at version 1 from a window's first read.
@@ -150,9 +157,31 @@ export class WindowMap {
     return this.#byId.get(id);
   }
 
-  /** The engine node behind `id` in the latest read (refreshed even without a new version). */
+  /**
+   * The engine node behind `id` in the latest read (refreshed even without a new
+   * version), or one `find` found beyond the map and {@link remember}ed.
+   */
   handle(id: string): RawNode | undefined {
-    return this.#handles.get(id);
+    return this.#handles.get(id) ?? this.#beyond.get(id);
+  }
+
+  /** The current map id of the element the engine knows by `handle`. */
+  idOf(handle: string): string | undefined {
+    if (this.#idByHandle === undefined) {
+      this.#idByHandle = new Map();
+      for (const [id, node] of this.#handles) this.#idByHandle.set(node.handle, id);
+    }
+    return this.#idByHandle.get(handle);
+  }
+
+  /**
+   * Keeps a node found beyond the map under `id` so an action can name it; past
+   * {@link MAX_BEYOND} the one remembered longest ago is forgotten.
+   */
+  remember(id: string, node: RawNode): void {
+    this.#beyond.delete(id);
+    this.#beyond.set(id, node);
+    if (this.#beyond.size > MAX_BEYOND) this.#beyond.delete(this.#beyond.keys().next().value!);
   }
 
   /**
@@ -165,8 +194,11 @@ export class WindowMap {
    * @returns The current version and whether it is new.
    */
   update(snapshot: Snapshot, engine: string = this.#engine): UpdateResult {
+    // Another engine's handles mean nothing to this one.
+    if (engine !== this.#engine) this.#beyond.clear();
     this.#engine = engine;
     this.#handles = snapshot.handles;
+    this.#idByHandle = undefined;
     const prev = this.#byId;
     const byId = new Map<string, Element>();
     const elements: Element[] = [];

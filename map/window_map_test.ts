@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import type { RawNode } from "../model/engine.ts";
 import { buildSnapshot } from "./snapshot.ts";
-import { WindowMap } from "./window_map.ts";
+import { MAX_BEYOND, WindowMap } from "./window_map.ts";
+import { beyondId } from "./ids.ts";
 import { node } from "./_fixtures.ts";
 
 const WIN = { x: 0, y: 0, w: 300, h: 200 };
@@ -107,4 +108,30 @@ Deno.test("WindowMap keeps as many versions as told", () => {
   assert.equal(map.oldest, 2);
   assert.equal(map.since(1).reset, true);
   assert.throws(() => mapOf(tree(), 0), RangeError);
+});
+
+Deno.test("remember() makes a node found beyond the map resolvable, and idOf() finds map ids", () => {
+  const map = mapOf(tree());
+  const go = map.elements[2]!;
+  assert.equal(map.idOf(map.handle(go.id)!.handle), go.id);
+  const far = node("AXCell", "Row 9000", { x: 0, y: -5000, w: 60, h: 20 }, [], { handle: "far" });
+  const id = beyondId(far.handle);
+  assert.equal(map.handle(id), undefined);
+  map.remember(id, far);
+  assert.equal(map.handle(id), far);
+  assert.equal(map.get(id), undefined, "remembered, not listed");
+  assert.equal(beyondId("far"), id, "the same object gets the same id");
+  assert.ok(!map.elements.some((e) => e.id === id), "no map id is a beyond id");
+  // Another engine's read makes the remembered handles meaningless.
+  map.update(buildSnapshot(tree()), "other");
+  assert.equal(map.handle(id), undefined);
+});
+
+Deno.test("remember() forgets the oldest past MAX_BEYOND", () => {
+  const map = mapOf(tree());
+  for (let i = 0; i <= MAX_BEYOND; i++) {
+    map.remember(`b${i}`, node("AXCell", `${i}`, WIN, [], { handle: `x${i}` }));
+  }
+  assert.equal(map.handle("b0"), undefined);
+  assert.ok(map.handle(`b${MAX_BEYOND}`));
 });

@@ -275,10 +275,50 @@ export interface Engine {
     handles: readonly string[],
     budget: ReadBudget,
   ): Promise<Map<string, number | null>>;
+  /**
+   * Searches the whole tree of `window`, hidden and scrolled-out parts too, and the rows
+   * of a long list or table that are not realized, within `budget`. Engines without it
+   * answer `find` from the map alone.
+   */
+  search?(window: string, filter: SearchFilter, budget: SearchBudget): Promise<SearchResult>;
   /** Accessibility calls and window walks so far (tests and `hello` count them). */
   stats(): EngineStats;
   /** Releases every native resource; idempotent. */
   close(): Promise<void>;
+}
+
+/**
+ * What `find` with `scope: "all"` looks for beyond the map. `maybe` sees only a node's role
+ * and name, before anything else is read, and prunes the search; `accept` sees the node as
+ * a read would make it (value, bounds, states) and decides.
+ */
+export interface SearchFilter {
+  /** Could this node match, from its role and name alone? */
+  maybe(role: string, name: string): boolean;
+  /** Does the fully read node match? */
+  accept(node: RawNode): boolean;
+  /** Stop after this many matches. */
+  maxResults: number;
+}
+
+/** Limits of one search of a window's whole tree. */
+export interface SearchBudget {
+  /** Most nodes asked about. */
+  maxNodes: number;
+  /** The search stops (and answers what it found) when this aborts. */
+  stop: AbortSignal;
+  /** Aborts when the caller's deadline passes. */
+  signal: AbortSignal;
+}
+
+/** What a search found, and how far it got. */
+export interface SearchResult {
+  /** Matching nodes, each read alone (`children` empty), in the order found. */
+  nodes: RawNode[];
+  /** Nodes asked about. */
+  visited: number;
+  /** False when the budget or the time ran out before the whole tree was searched. */
+  complete: boolean;
 }
 
 /** Work an engine has done since it started. */

@@ -80,6 +80,12 @@ export const Element = z.object({
   expanded: z.boolean().optional(),
   /** An element that can be selected (list or tree row, tab, option, cell): whether it is. */
   selected: z.boolean().optional(),
+  /**
+   * Found by `find` with `scope: "all"` but not in the map: scrolled out of view, hidden,
+   * or a row not shown. Its id stays valid for `act` (`scroll_into_view` brings it on
+   * screen; the answer's `element` is then its entry in the map).
+   */
+  offscreen: z.literal(true).optional(),
 });
 /** One element of a window's map, as callers see it. */
 export type Element = z.infer<typeof Element>;

@@ -152,6 +152,13 @@ export const FindParams = z.strictObject({
     /** Case-insensitive, in the name or the value: a page's message, a cell's contents. */
     text_contains: z.string().optional(),
   }),
+  /**
+   * `map` (the default): the window's map, what shows. `all`: the app's whole tree for the
+   * window too, hidden and scrolled-out parts and the rows of long lists, bounded and timed.
+   */
+  scope: z.enum(["map", "all"]).optional(),
+  /** Most elements answered (default 100). */
+  max_results: z.number().int().min(1).max(1000).optional(),
   ...timeout,
 });
 

@@ -126,6 +126,11 @@ export const ActResult = z.strictObject({
   removed: z.array(z.string()),
   /** Windows of the app the action brought up (a dialog, a menu), when any. */
   opened: z.array(WindowInfo).optional(),
+  /**
+   * After `scroll_into_view`: the element as the window reads now, with its bounds and
+   * its id in the map (an `offscreen` element gets its map id here once it shows).
+   */
+  element: Element.optional(),
   ...Common,
 });
 
@@ -171,6 +176,13 @@ export const VerifyResult = z.strictObject({
 export const FindResult = z.strictObject({
   elements: z.array(Element),
   version: z.number().int(),
+  /** With `scope: "all"`: how many of the app's objects the search asked about. */
+  searched: z.number().int().optional(),
+  /**
+   * With `scope: "all"`: the search stopped before the end of the tree (its node budget,
+   * its time, `max_results`, or a list too long to search), so more may match.
+   */
+  truncated: z.literal(true).optional(),
   ...Common,
 });
 
