@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { ActionName } from "../../protocol/element.ts";
+import type { ActionName, Bounds } from "../../protocol/element.ts";
 import { DriverError } from "../../protocol/errors.ts";
 import type { ActOutcome, RawNode } from "../../model/engine.ts";
 import type { AtspiClient, CallLimits, Ref } from "./client.ts";
@@ -15,6 +15,7 @@ import { enterText } from "./text_entry.ts";
 import type { Known } from "./known.ts";
 import { centre, doNamedAction, type Input, refused } from "./named_action.ts";
 import { stateAction } from "./state_action.ts";
+import { scrollIntoView } from "./scroll.ts";
 
 export type { Input } from "./named_action.ts";
 
@@ -26,15 +27,16 @@ const PREFERRED: Partial<Record<ActionName, string[]>> = {
   show_menu: ["menu", "showmenu", "show menu", "popup", "context menu"],
 };
 
-/** ATSPI_SCROLL_ANYWHERE. */
-const SCROLL_ANYWHERE = 6;
-
-/** Performs `action` on `node`; `ref` is the node's object. */
+/**
+ * Performs `action` on `node`; `ref` is the node's object, `window` the extents of its
+ * window (what `scroll_into_view` brings it into).
+ */
 export async function performAction(
   client: AtspiClient,
   input: Input,
   ref: Ref,
   node: RawNode,
+  window: Bounds,
   action: ActionName,
   value: string | undefined,
   limits: CallLimits,
@@ -63,8 +65,7 @@ export async function performAction(
       return { via: "action" };
     }
     case "scroll_into_view":
-      await client.call(ref, "Component", "ScrollTo", limits, "u", [SCROLL_ANYWHERE]);
-      return { via: "action" };
+      return await scrollIntoView(client, ref, window, limits);
     case "set_value":
       return await setValue(client, input, ref, node, value, limits, known);
     case "type_text":

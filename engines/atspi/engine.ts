@@ -20,6 +20,9 @@ import {
   type PixelInput,
   type RawNode,
   type ReadBudget,
+  type SearchBudget,
+  type SearchFilter,
+  type SearchResult,
   ungated,
   type WindowTree,
 } from "../../model/engine.ts";
@@ -37,6 +40,7 @@ import { mapLimit } from "../../util/pool.ts";
 import { buildTree } from "./tree.ts";
 import { uncover, visiblePart } from "./uncover.ts";
 import { Known } from "./known.ts";
+import { searchTree } from "./search.ts";
 import { ATSPI_OPS } from "./ops.ts";
 
 /** Engine settings. */
@@ -229,6 +233,14 @@ export class AtspiEngine implements Engine {
     );
   }
 
+  async search(window: string, filter: SearchFilter, budget: SearchBudget): Promise<SearchResult> {
+    const client = await this.#connect();
+    const { ref } = await this.window(window, budget.signal);
+    const limits = this.#limits(AbortSignal.any([budget.signal, budget.stop]));
+    const shown = this.#shown.get(window) ?? STATE.SHOWING;
+    return await searchTree(client, ref, limits, filter, budget, this.#known, shown);
+  }
+
   async childCounts(
     window: string,
     handles: readonly string[],
@@ -314,6 +326,7 @@ export class AtspiEngine implements Engine {
         }),
       ref,
       visible,
+      { x, y, w, h },
       action,
       value,
       limits,

@@ -114,18 +114,17 @@ function hiddenNode(ref: Ref, states: StateSet): SkeletonNode {
 }
 
 /**
- * One node: its attributes, then (when it shows) its children, bounded, with their state
- * sets so that only the showing ones are read further.
+ * A node's role, states, name, interfaces and child count, its children not yet asked:
+ * role and interfaces from `known` when the node was read before, `states` when the
+ * caller has them.
  */
-async function readNode(
+export async function readFacts(
   client: AtspiClient,
-  { ref, states }: Pending,
-  isRoot: boolean,
+  ref: Ref,
   limits: CallLimits,
-  room: number,
-  shown: number,
   known: Known,
-): Promise<{ node: SkeletonNode; kids: Required<Pending>[] }> {
+  states?: StateSet,
+): Promise<SkeletonNode> {
   const fixed = known.get(ref);
   const [role, state, name, ifaces, count] = await Promise.all([
     fixed?.role ?? client.call(ref, "Accessible", "GetRole", limits).then(([r]) => Number(r)),
@@ -139,7 +138,7 @@ async function readNode(
     client.prop(ref, "Accessible", "ChildCount", limits),
   ]);
   if (!fixed) known.set(ref, { role, ifaces });
-  const node: SkeletonNode = {
+  return {
     ref,
     role,
     name: String(name ?? ""),
@@ -148,6 +147,22 @@ async function readNode(
     children: [],
     childCount: Number(count),
   };
+}
+
+/**
+ * One node: its attributes, then (when it shows) its children, bounded, with their state
+ * sets so that only the showing ones are read further.
+ */
+async function readNode(
+  client: AtspiClient,
+  { ref, states }: Pending,
+  isRoot: boolean,
+  limits: CallLimits,
+  room: number,
+  shown: number,
+  known: Known,
+): Promise<{ node: SkeletonNode; kids: Required<Pending>[] }> {
+  const node = await readFacts(client, ref, limits, known, states);
   const showing = isRoot || node.states.has(shown);
   if (!showing || node.childCount === 0 || room <= 0) return { node, kids: [] };
   let refs: Ref[];

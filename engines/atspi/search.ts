@@ -1,0 +1,162 @@
+/**
+ * `find` beyond the map (`scope: "all"`): a breadth-first search of a window's whole tree,
+ * hidden and scrolled-out nodes included, and the rows of a list or table that manages
+ * its descendants asked for one by one by index (a GTK tree view creates a row's objects
+ * only when asked). Like a read, it never asks for an unbounded list: a plain node's
+ * children come by `GetChildren` only when it counts at most {@link MAX_CHILD_LIST}, a
+ * manager's by index up to the search's node budget, and a manager counting more than
+ * {@link MAX_MANAGED} (a spreadsheet's billion cells) is not searched at all: asking for
+ * its cells would make the app build them.
+ *
+ * Each node costs its role, states, name, interfaces and child count (role and interfaces
+ * are remembered between reads); only a node whose role and name could match is read in
+ * full (text, bounds, actions) to decide.
+ *
+ * @module
+ */
+import type { RawNode, SearchBudget, SearchFilter, SearchResult } from "../../model/engine.ts";
+import { DriverError } from "../../protocol/errors.ts";
+import { mapLimit } from "../../util/pool.ts";
+import { type AtspiClient, type CallLimits, NULL_PATH, type Ref } from "./client.ts";
+import type { Known } from "./known.ts";
+import { axRole } from "./roles.ts";
+import type { SkeletonNode } from "./skeleton.ts";
+import { STATE } from "./states.ts";
+import { buildTree } from "./tree.ts";
+import { isManager, MAX_CHILD_LIST, readFacts } from "./walk.ts";
+
+/** Nodes asked about at once. */
+const PIPELINE = 32;
+/** Most children of a manager searched by index; a larger one is skipped. */
+export const MAX_MANAGED = 100_000;
+
+/**
+ * Searches the tree under `root` (a window) for nodes `filter` accepts.
+ *
+ * @param shown The window's "on screen" state, for reading a match as a read would.
+ */
+export async function searchTree(
+  client: AtspiClient,
+  root: Ref,
+  limits: CallLimits,
+  filter: SearchFilter,
+  budget: SearchBudget,
+  known: Known,
+  shown: number,
+): Promise<SearchResult> {
+  const found: RawNode[] = [];
+  let level: Ref[] = [root];
+  let queued = 1;
+  let visited = 0;
+  let complete = true;
+  const done = () => budget.stop.aborted || found.length >= filter.maxResults;
+  while (level.length > 0 && !done()) {
+    const next: Ref[][] = await mapLimit(level, PIPELINE, async (ref) => {
+      if (done()) return [];
+      visited++;
+      const node = await factsOf(client, ref, limits, known, budget);
+      if (node === undefined) return [];
+      await consider(client, node, limits, filter, known, shown, found);
+      const room = budget.maxNodes - queued;
+      if (node.childCount <= 0 || room <= 0) {
+        if (node.childCount > 0) complete = false;
+        return [];
+      }
+      if (isManager(node) && node.childCount > MAX_MANAGED) {
+        complete = false;
+        return [];
+      }
+      const kids = await childrenOf(client, node, limits, room, budget);
+      if (kids.length < node.childCount && room < node.childCount) complete = false;
+      queued += kids.length;
+      return kids;
+    });
+    level = next.flat();
+  }
+  if (level.length > 0 || budget.stop.aborted || found.length >= filter.maxResults) {
+    complete = false;
+  }
+  return { nodes: found.slice(0, filter.maxResults), visited, complete };
+}
+
+/** Reads `node` in full when its role and name could match, and keeps it when it does. */
+async function consider(
+  client: AtspiClient,
+  node: SkeletonNode,
+  limits: CallLimits,
+  filter: SearchFilter,
+  known: Known,
+  shown: number,
+  found: RawNode[],
+): Promise<void> {
+  const s = node.states;
+  const role = axRole(node.role, {
+    multiLine: s.has(STATE.MULTI_LINE),
+    editable: s.has(STATE.EDITABLE),
+  });
+  if (!filter.maybe(role, node.name)) return;
+  // Read alone, as a read of the window would make it: children are not the question.
+  const alone = new Map([[node.ref.path, { ...node, children: [] }]]);
+  const tree = await buildTree(client, alone, node.ref.path, 1, limits, shown, known).catch(
+    gone,
+  );
+  if (!tree || !filter.accept(tree.root) || found.length >= filter.maxResults) return;
+  // What is found beyond the screen is there to be brought onto it.
+  const { actions } = tree.root;
+  if (node.ifaces.has("Component") && !actions.includes("scroll_into_view")) {
+    actions.push("scroll_into_view");
+  }
+  found.push(tree.root);
+}
+
+/** Role, states, name, interfaces and child count of `ref`; undefined when it is gone. */
+async function factsOf(
+  client: AtspiClient,
+  ref: Ref,
+  limits: CallLimits,
+  known: Known,
+  budget: SearchBudget,
+): Promise<SkeletonNode | undefined> {
+  try {
+    const node = await readFacts(client, ref, limits, known);
+    return node.states.has(STATE.DEFUNCT) ? undefined : node;
+  } catch (err) {
+    if (budget.stop.aborted && !budget.signal.aborted) return undefined;
+    return gone(err);
+  }
+}
+
+/** A node's children, at most `room`: by list when it is short, else by index. */
+async function childrenOf(
+  client: AtspiClient,
+  node: SkeletonNode,
+  limits: CallLimits,
+  room: number,
+  budget: SearchBudget,
+): Promise<Ref[]> {
+  try {
+    if (!isManager(node) && node.childCount <= MAX_CHILD_LIST) {
+      const kids = await client.children(node.ref, limits);
+      return kids.filter((k) => k.bus === node.ref.bus).slice(0, room);
+    }
+    const n = Math.min(node.childCount, room);
+    const kids = await mapLimit(Array.from({ length: n }, (_, i) => i), PIPELINE, async (i) => {
+      if (budget.stop.aborted) return undefined;
+      const [kid] = await client.call(node.ref, "Accessible", "GetChildAtIndex", limits, "i", [i]);
+      const [bus, path] = kid as [string, string];
+      return path === NULL_PATH || (bus !== node.ref.bus && bus !== "")
+        ? undefined
+        : { bus: node.ref.bus, path };
+    });
+    return kids.filter((k): k is Ref => k !== undefined);
+  } catch (err) {
+    if (budget.stop.aborted && !budget.signal.aborted) return [];
+    return gone(err) ?? [];
+  }
+}
+
+/** An object that went away during the search is skipped; any other failure fails it. */
+function gone(err: unknown): undefined {
+  if (err instanceof DriverError && err.code === "element_not_found") return undefined;
+  throw err;
+}
