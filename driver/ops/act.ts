@@ -5,7 +5,7 @@
  * @module
  */
 import { checkVersion, findByCrop, resolveAt, type WindowMap } from "../../map/mod.ts";
-import type { ActionName } from "../../protocol/element.ts";
+import type { ActionName, Element } from "../../protocol/element.ts";
 import { DriverError, toRpcError } from "../../protocol/errors.ts";
 import type { HandlerResultOf, ParamsOf } from "../../protocol/ops.ts";
 import type { CallContext } from "../../rpc/dispatcher.ts";
@@ -30,6 +30,8 @@ interface StepOutcome {
   settleMs: number;
   reacted: boolean;
   watched: Watched;
+  /** The engine's handle of the element acted on (none for a pixel step). */
+  handle?: string;
 }
 
 /** Checks the plan's version against a map brought up to date first. */
@@ -78,6 +80,7 @@ async function runStep(
   let found: string | undefined;
   let already: true | undefined;
   let byCrop = false;
+  let actedOn: string | undefined;
   if ("input" in step) {
     await gate(() => engine.input(pixelInputOf(step.input), signal));
   } else {
@@ -112,8 +115,10 @@ async function runStep(
         settleMs: 0,
         reacted: false,
         watched: w,
+        handle: node.handle,
       };
     }
+    actedOn = node.handle;
     core.live.touch(w, node.handle);
   }
   const t0 = performance.now();
@@ -132,7 +137,18 @@ async function runStep(
     if (!reading.aborted) throw err;
     return w; // out of time: the map as it stands, with what was done
   });
-  return { via, found, already: false, byCrop, settled, settleMs, reacted, watched };
+  const handle = actedOn;
+  return {
+    via,
+    found,
+    already: false,
+    byCrop,
+    settled,
+    settleMs,
+    reacted,
+    watched,
+    ...(handle !== undefined ? { handle } : {}),
+  };
 }
 
 /**
@@ -166,6 +182,9 @@ export async function act(
   const w = await syncAndCheck(core, p.window, p.version, ctx.signal);
   const windows = core.live.events.windowCount(w.app);
   const out = await runStep(core, w, p.version, p, ctx);
+  const element = p.action === "scroll_into_view" && out.handle !== undefined
+    ? await elementNow(core, out, out.handle, ctx)
+    : undefined;
   const map = out.watched.map;
   const delta = deltaSince(map, p.version);
   const changed = map.version !== p.version || out.reacted;
@@ -185,8 +204,32 @@ export async function act(
     ...(out.byCrop ? { resolved_by: "crop" as const } : {}),
     ...delta,
     ...(opened.length > 0 ? { opened } : {}),
+    ...(element !== undefined ? { element } : {}),
     engine: map.engine,
   };
+}
+
+/**
+ * The element acted on (by its engine handle) as the window's map holds it now. One that
+ * came into view without the app announcing it is not in the map yet: the window is read
+ * again, with what time the request has left. `out.watched` follows that read.
+ */
+async function elementNow(
+  core: DriverCore,
+  out: StepOutcome,
+  handle: string,
+  ctx: CallContext,
+): Promise<Element | undefined> {
+  let id = out.watched.map.idOf(handle);
+  if (id === undefined) {
+    const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(1, timeLeft(ctx)))]);
+    out.watched = await core.live.refresh(out.watched, signal, true).catch((err) => {
+      if (!signal.aborted) throw err;
+      return out.watched;
+    });
+    id = out.watched.map.idOf(handle);
+  }
+  return id === undefined ? undefined : out.watched.map.get(id);
 }
 
 /**

@@ -9,11 +9,13 @@ import { DriverError } from "../../protocol/errors.ts";
 import type { HandlerResultOf, ParamsOf } from "../../protocol/ops.ts";
 import type { CallContext } from "../../rpc/dispatcher.ts";
 import type { DriverCore } from "../core.ts";
+import { findBeyond } from "./search.ts";
 
-type Query = ParamsOf<"find">["query"];
+/** What `find` matches on. */
+export type Query = ParamsOf<"find">["query"];
 
-/** Does `el` match every field given in `q`? */
-export function matches(el: Element, q: Query): boolean {
+/** Does `el` (an element, or an engine's node) match every field given in `q`? */
+export function matches(el: Pick<Element, "role" | "name" | "value">, q: Query): boolean {
   if (q.role !== undefined && el.role !== q.role) return false;
   if (q.name !== undefined && el.name !== q.name) return false;
   if (q.value !== undefined && el.value !== q.value) return false;
@@ -31,6 +33,9 @@ export function matches(el: Element, q: Query): boolean {
   return true;
 }
 
+/** Elements `find` answers unless told otherwise. */
+export const FIND_MAX_RESULTS = 100;
+
 /** Serves `find`. */
 export async function find(
   core: DriverCore,
@@ -39,11 +44,20 @@ export async function find(
 ): Promise<HandlerResultOf<"find">> {
   const { watched } = await core.live.current(core.live.windows.get(p.window), ctx.signal);
   const map = watched.map;
-  return {
-    elements: map.elements.filter((e) => matches(e, p.query)),
-    version: map.version,
-    engine: map.engine,
-  };
+  const max = p.max_results ?? FIND_MAX_RESULTS;
+  const inMap = map.elements.filter((e) => matches(e, p.query));
+  if (p.scope !== "all") {
+    // Without max_results the map's matches are all answered, as before scope existed.
+    const cut = p.max_results !== undefined && inMap.length > p.max_results;
+    return {
+      elements: cut ? inMap.slice(0, p.max_results) : inMap,
+      version: map.version,
+      ...(cut ? { truncated: true as const } : {}),
+      engine: map.engine,
+    };
+  }
+  const beyond = await findBeyond(core, watched, p.query, inMap, max, ctx);
+  return { ...beyond, version: map.version, engine: map.engine };
 }
 
 type Expect = ParamsOf<"verify">["expect"];

@@ -1,0 +1,83 @@
+/**
+ * `find` with `scope: "all"`: the window's map first, then the engine's search of the
+ * app's whole tree for the window (hidden and scrolled-out parts, rows not shown). A
+ * match the map holds is answered as the map has it; any other gets an id of its own
+ * (`beyondId`), is remembered by the window's map so `act` can name it, and says
+ * `offscreen: true`.
+ *
+ * @module
+ */
+import { beyondId, toElement } from "../../map/mod.ts";
+import type { SearchFilter } from "../../model/engine.ts";
+import type { Element } from "../../protocol/element.ts";
+import type { CallContext } from "../../rpc/dispatcher.ts";
+import type { Watched } from "../../live/windows.ts";
+import type { DriverCore } from "../core.ts";
+import { mapEngineOf } from "../engine_choice.ts";
+import { matches, type Query } from "./query.ts";
+
+/**
+ * Most of the app's objects one search asks about: a 10,000-row list of three columns and its window,
+ * and no more (each object asked costs the app what a screen reader's walk would).
+ */
+export const SEARCH_MAX_NODES = 30_000;
+
+/** Time kept back from the request's deadline to answer what the search found. */
+const ANSWER_MS = 250;
+
+/** What a whole-tree search answers, before the op's common fields. */
+export interface BeyondAnswer {
+  elements: Element[];
+  searched: number;
+  truncated?: true;
+}
+
+/** The filter an engine searches with: `q`, with what can be told from role and name first. */
+export function filterOf(q: Query, maxResults: number): SearchFilter {
+  const name = q.name_contains?.toLowerCase();
+  return {
+    maybe: (role, n) =>
+      (q.role === undefined || role === q.role) && (q.name === undefined || n === q.name) &&
+      (name === undefined || n.toLowerCase().includes(name)),
+    accept: (node) => matches(node, q),
+    maxResults,
+  };
+}
+
+/**
+ * Searches beyond `w`'s map. `inMap` are the map's own matches, answered first. An engine
+ * that cannot search (vision reads only what shows) answers those with `truncated`.
+ */
+export async function findBeyond(
+  core: DriverCore,
+  w: Watched,
+  q: Query,
+  inMap: readonly Element[],
+  max: number,
+  ctx: CallContext,
+): Promise<BeyondAnswer> {
+  const engine = mapEngineOf(core, w, false);
+  if (engine.search === undefined) {
+    return { elements: inMap.slice(0, max), searched: 0, truncated: true };
+  }
+  const stop = AbortSignal.timeout(Math.max(1, ctx.deadline - performance.now() - ANSWER_MS));
+  const found = await engine.search(w.window, filterOf(q, max), {
+    maxNodes: SEARCH_MAX_NODES,
+    stop,
+    signal: ctx.signal,
+  });
+  const map = w.map;
+  const out = inMap.slice(0, max);
+  const seen = new Set(out.map((e) => e.id));
+  for (const node of found.nodes) {
+    if (out.length >= max) break;
+    if (map.idOf(node.handle) !== undefined) continue; // answered from the map above
+    const id = beyondId(node.handle);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    map.remember(id, node);
+    out.push({ ...toElement(node, id, undefined), offscreen: true });
+  }
+  const cut = !found.complete || inMap.length > max;
+  return { elements: out, searched: found.visited, ...(cut ? { truncated: true as const } : {}) };
+}
