@@ -12,7 +12,7 @@ import type { ActResult } from "../protocol/results.ts";
 import type { z } from "zod";
 import * as apps from "./support/apps.ts";
 import { type App, requireDesktop } from "./support/apps.ts";
-import { session } from "./support/client.ts";
+import { withApp } from "./support/client.ts";
 import { onDocument, onWidgetPage, textDocument, WIDGETS_TITLE } from "./support/documents.ts";
 import { oracleState } from "./support/oracle.ts";
 import type { DriverClient } from "../rpc/client.ts";
@@ -59,17 +59,7 @@ async function driving(
   start: (files: string[]) => Promise<App>,
   fn: (d: Driving) => Promise<void>,
 ): Promise<void> {
-  const files: string[] = [];
-  const app = await start(files);
-  const s = await session();
-  try {
-    const r = await s.client.call("read_ui", { app: app.pid });
-    await fn(new Driving(s.client, app, r.window));
-  } finally {
-    await s.close();
-    await app.stop();
-    for (const f of files) await Deno.remove(f).catch(() => {});
-  }
+  await withApp(start, (client, app, window) => fn(new Driving(client, app, window)));
 }
 
 /**

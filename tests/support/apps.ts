@@ -158,6 +158,24 @@ export const mousepad = (): Promise<App> => startApp("mousepad", ["--disable-ser
 export const widgetFactory = (): Promise<App> =>
   startApp("gtk3-widget-factory", [], "gtk3-widget-factory");
 
+/** Rows of {@link zenityList}. */
+export const ZENITY_ROWS = 10_000;
+
+/**
+ * zenity's list dialog (GTK 3): a tree view of {@link ZENITY_ROWS} rows, "Row 1" … with
+ * its number times 3, of which a few dozen show.
+ */
+export const zenityList = (): Promise<App> =>
+  startApp("zenity", [
+    "--list",
+    "--title=Long list",
+    "--width=400",
+    "--height=500",
+    "--column=Item",
+    "--column=Count",
+    ...Array.from({ length: ZENITY_ROWS }, (_, i) => [`Row ${i + 1}`, String((i + 1) * 3)]).flat(),
+  ], "Long list");
+
 /** A GTK 3 window that is one drawing area: on the bus, with a tree too thin to use. */
 export const canvasApp = (): Promise<App> =>
   startApp(

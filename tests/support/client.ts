@@ -7,6 +7,7 @@ import { DriverClient } from "../../rpc/client.ts";
 import type { Element } from "../../protocol/element.ts";
 import type { ResultOf } from "../../protocol/ops.ts";
 import { type DriverProcess, startDriver } from "./driver_process.ts";
+import type { App } from "./apps.ts";
 
 /** A served driver and a connected client. */
 export interface Session {
@@ -69,5 +70,26 @@ export async function quiet(
     const r = await client.call("read_ui", { window });
     if (r.cached || performance.now() > deadline) return r;
     await new Promise((ok) => setTimeout(ok, 50));
+  }
+}
+
+/**
+ * Starts an app (its files, when it writes any, listed in `files` and removed after),
+ * reads its window with a new driver session, and runs `fn`; stops all of it after.
+ */
+export async function withApp(
+  start: (files: string[]) => Promise<App>,
+  fn: (client: DriverClient, app: App, window: string) => Promise<void>,
+): Promise<void> {
+  const files: string[] = [];
+  const app = await start(files);
+  const s = await session();
+  try {
+    const r = await s.client.call("read_ui", { app: app.pid });
+    await fn(s.client, app, r.window);
+  } finally {
+    await s.close();
+    await app.stop();
+    for (const f of files) await Deno.remove(f).catch(() => {});
   }
 }

@@ -65,6 +65,21 @@ function flip(b) {
 <button>Far button</button>
 </body></html>`;
 
+export const LONG_TABLE_TITLE = "Long table";
+
+/** Rows of {@link LONG_TABLE_PAGE}. */
+export const LONG_TABLE_ROWS = 2_000;
+
+/** A table of {@link LONG_TABLE_ROWS} rows ("Item 1" … with its number times 7), mostly below the fold. */
+export const LONG_TABLE_PAGE = `<!doctype html><html><head><title>${LONG_TABLE_TITLE}</title>
+</head><body><h1>Stock</h1><table><tbody>
+${
+  Array.from({ length: LONG_TABLE_ROWS }, (_, i) =>
+    `<tr><td>Item ${i + 1}</td><td>${(i + 1) * 7}</td></tr>`)
+    .join("\n")
+}
+</tbody></table></body></html>`;
+
 /** Writes `text` to a new temporary file ending in `suffix`; returns its path. */
 export async function tempFile(text: string, suffix: string): Promise<string> {
   const path = await Deno.makeTempFile({ prefix: "allternit-doc-", suffix });
@@ -91,6 +106,10 @@ export const onFormPage = <T>(files: string[], open: (page: string) => Promise<T
 /** Starts `open` on a new copy of the widget page; its file is added to `files`. */
 export const onWidgetPage = <T>(files: string[], open: (page: string) => Promise<T>): Promise<T> =>
   onDocument(files, WIDGETS_PAGE, ".html", open);
+
+/** Starts `open` on a new copy of the long table page; its file is added to `files`. */
+export const onLongTable = <T>(files: string[], open: (page: string) => Promise<T>): Promise<T> =>
+  onDocument(files, LONG_TABLE_PAGE, ".html", open);
 
 /** The value of cell (row, column) of {@link sheet}, 0-based; row 0 is the header. */
 export function sheetValue(row: number, column: number): string {

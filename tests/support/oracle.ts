@@ -118,7 +118,7 @@ def walk(node, top):
         pass
     out.append(entry)
     # A container that manages its descendants is not walked (a sheet has a billion cells).
-    if st.contains(pyatspi.STATE_MANAGES_DESCENDANTS) or node.childCount > 1000:
+    if st.contains(pyatspi.STATE_MANAGES_DESCENDANTS) or node.childCount > 5000:
         return
     for i in range(node.childCount):
         walk(node.getChildAtIndex(i), False)
@@ -170,7 +170,7 @@ def walk(node):
         if seen[1] == nth:
             return node
         seen[1] += 1
-    if node.getState().contains(pyatspi.STATE_MANAGES_DESCENDANTS) or node.childCount > 1000:
+    if node.getState().contains(pyatspi.STATE_MANAGES_DESCENDANTS) or node.childCount > 5000:
         return None
     for i in range(node.childCount):
         found = walk(node.getChildAtIndex(i))
@@ -209,4 +209,55 @@ export async function oracleState(
   nth = 0,
 ): Promise<OracleState | null> {
   return await pyatspiJson<OracleState | null>(STATE_SCRIPT, [pid, role, name, nth], 30_000);
+}
+
+const CELL_SCRIPT = `
+import json, sys
+import pyatspi
+pid, row, column = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+def table(node, depth=0):
+    if node is None or depth > 30:
+        return None
+    if node.getState().contains(pyatspi.STATE_MANAGES_DESCENDANTS):
+        return node
+    for i in range(min(node.childCount, 200)):
+        found = table(node.getChildAtIndex(i), depth + 1)
+        if found is not None:
+            return found
+    return None
+for app in pyatspi.Registry.getDesktop(0):
+    if app is not None and app.get_process_id() == pid:
+        for window in app:
+            t = table(window)
+            if t is not None:
+                cell = t.queryTable().getAccessibleAt(row, column)
+                e = cell.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+                w = window.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+                print(json.dumps({"name": cell.name, "extents": [e.x, e.y, e.width, e.height],
+                                  "window": [w.x, w.y, w.width, w.height]}))
+                sys.exit(0)
+print("null")
+`;
+
+/** A cell of the first table that manages its descendants, as pyatspi reads it. */
+export interface OracleCell {
+  /** The cell's accessible name. */
+  name: string;
+  /** Its screen extents `[x, y, w, h]`. */
+  extents: [number, number, number, number];
+  /** Its window's screen extents. */
+  window: [number, number, number, number];
+}
+
+/**
+ * Cell (`row`, `column`) (0-based) of the first table of process `pid` that manages its
+ * descendants (a GTK tree view), asked by `Table.GetAccessibleAt` as a screen reader
+ * would, or null when the app has no such table.
+ */
+export async function oracleCell(
+  pid: number,
+  row: number,
+  column: number,
+): Promise<OracleCell | null> {
+  return await pyatspiJson<OracleCell | null>(CELL_SCRIPT, [pid, row, column], 30_000);
 }
