@@ -13,6 +13,7 @@ import {
   FORM_TITLE,
   onDocument,
   onFormPage,
+  presentation,
   sheet,
   sheetValue,
   textDocument,
@@ -39,6 +40,7 @@ interface MatrixApp {
 }
 
 const WRITER_LINES = ["First paragraph of the letter.", "Second paragraph, with the total."];
+const SLIDES = [["Quarterly review", "Sales revenue up 12 %"], ["Next steps"]];
 
 /** The page's message is in the map, and `find` finds it by its text. */
 async function pageMessageFindable(els: Element[], client: DriverClient, window: string) {
@@ -144,6 +146,26 @@ const MATRIX: MatrixApp[] = [
       }
       const found = await client.call("find", { window, query: { text_contains: "the total" } });
       assert.equal(found.elements.length, 1);
+    },
+  },
+  {
+    family: "LibreOffice",
+    label: "Impress, a two-slide presentation",
+    start: (files) =>
+      onDocument(
+        files,
+        presentation(SLIDES),
+        ".fodp",
+        (doc) => apps.libreoffice(doc, "LibreOffice Impress"),
+      ),
+    title: "LibreOffice Impress",
+    async check(els, client, window) {
+      // The slide in the edit view shows its text box with its lines.
+      for (const line of SLIDES[0]!) {
+        assert.ok(els.some((e) => e.value === line || e.name === line), `the slide's "${line}"`);
+      }
+      const found = await client.call("find", { window, query: { text_contains: "revenue up" } });
+      assert.ok(found.elements.length >= 1, "the slide's text is findable");
     },
   },
 ];

@@ -154,3 +154,22 @@ export function textDocument(paragraphs: readonly string[]): string {
 ${paragraphs.map((p) => `<text:p>${esc(p)}</text:p>`).join("\n")}
 </office:text></office:body></office:document>`;
 }
+
+/** A flat ODF presentation: one slide per entry, each a text box of its lines. */
+export function presentation(slides: readonly (readonly string[])[]): string {
+  const page = (lines: readonly string[], i: number) =>
+    `<draw:page draw:name="Slide ${i + 1}"><draw:frame svg:x="2cm" svg:y="2cm" ` +
+    `svg:width="20cm" svg:height="8cm"><draw:text-box>${
+      lines.map((l) => `<text:p>${esc(l)}</text:p>`).join("")
+    }</draw:text-box></draw:frame></draw:page>`;
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+ xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"
+ xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"
+ xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"
+ xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"
+ office:version="1.2" office:mimetype="application/vnd.oasis.opendocument.presentation">
+<office:body><office:presentation>
+${slides.map(page).join("\n")}
+</office:presentation></office:body></office:document>`;
+}
