@@ -92,6 +92,40 @@ Deno.test("beyond the screen: GTK 3 tree view of 10,000 rows, row 9,000 found an
   });
 });
 
+Deno.test("beyond the screen: Qt 5, a hidden menu item pressed, then a far row of its list wheeled to", async () => {
+  await withApp(() => apps.speedcrunch(), async (client, app, window) => {
+    // The View menu's items exist only beyond the map (the menu is closed).
+    const menu = await client.call("find", {
+      window,
+      query: { role: "AXMenuItem", name: "Functions" },
+      scope: "all",
+    });
+    const item = menu.elements[0];
+    assert.ok(item?.offscreen, `the closed menu's item is found: ${JSON.stringify(menu)}`);
+    const pressed = await client.call("act", {
+      window,
+      version: menu.version,
+      id: item.id,
+      action: "press",
+    });
+    assert.equal(pressed.ok, true);
+    const list = await client.call("verify", {
+      window,
+      query: { role: "AXTextField" },
+      expect: { exists: true },
+      timeout_ms: 5_000,
+    });
+    assert.ok(list.ok, "the Functions panel opened");
+    const { el, version } = await findBeyond(client, window, "Truncation");
+    const now = await scrollTo(client, window, el, version);
+    const seen = await oracleState(app.pid, "table cell", "Truncation", 0, true);
+    assert.ok(seen, "pyatspi finds the cell");
+    assert.ok(seen.states.includes("showing"), `pyatspi: showing (${seen.states})`);
+    const b = now.bounds;
+    assert.deepEqual(seen.extents, [b.x, b.y, b.w, b.h], "the answered bounds are pyatspi's");
+  });
+});
+
 /** Resident memory of process `pid`, in kB, from /proc. */
 async function residentKb(pid: number): Promise<number> {
   const status = await Deno.readTextFile(`/proc/${pid}/status`);

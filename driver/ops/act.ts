@@ -30,8 +30,8 @@ interface StepOutcome {
   settleMs: number;
   reacted: boolean;
   watched: Watched;
-  /** The engine's handle of the element acted on (none for a pixel step). */
-  handle?: string;
+  /** The engine's node of the element acted on (none for a pixel step). */
+  acted?: RawNode;
 }
 
 /** Checks the plan's version against a map brought up to date first. */
@@ -80,7 +80,7 @@ async function runStep(
   let found: string | undefined;
   let already: true | undefined;
   let byCrop = false;
-  let actedOn: string | undefined;
+  let actedOn: RawNode | undefined;
   if ("input" in step) {
     await gate(() => engine.input(pixelInputOf(step.input), signal));
   } else {
@@ -115,10 +115,10 @@ async function runStep(
         settleMs: 0,
         reacted: false,
         watched: w,
-        handle: node.handle,
+        acted: node,
       };
     }
-    actedOn = node.handle;
+    actedOn = node;
     core.live.touch(w, node.handle);
   }
   const t0 = performance.now();
@@ -137,7 +137,7 @@ async function runStep(
     if (!reading.aborted) throw err;
     return w; // out of time: the map as it stands, with what was done
   });
-  const handle = actedOn;
+  const acted = actedOn;
   return {
     via,
     found,
@@ -147,7 +147,7 @@ async function runStep(
     settleMs,
     reacted,
     watched,
-    ...(handle !== undefined ? { handle } : {}),
+    ...(acted !== undefined ? { acted } : {}),
   };
 }
 
@@ -182,8 +182,8 @@ export async function act(
   const w = await syncAndCheck(core, p.window, p.version, ctx.signal);
   const windows = core.live.events.windowCount(w.app);
   const out = await runStep(core, w, p.version, p, ctx);
-  const element = p.action === "scroll_into_view" && out.handle !== undefined
-    ? await elementNow(core, out, out.handle, ctx)
+  const element = p.action === "scroll_into_view" && out.acted !== undefined
+    ? await elementNow(core, out, out.acted, ctx)
     : undefined;
   const map = out.watched.map;
   const delta = deltaSince(map, p.version);
@@ -210,16 +210,18 @@ export async function act(
 }
 
 /**
- * The element acted on (by its engine handle) as the window's map holds it now. One that
+ * The element acted on (by its engine handle, else by its role and name when one element
+ * of the map has them) as the window's map holds it now. One that
  * came into view without the app announcing it is not in the map yet: the window is read
  * again, with what time the request has left. `out.watched` follows that read.
  */
 async function elementNow(
   core: DriverCore,
   out: StepOutcome,
-  handle: string,
+  acted: Pick<RawNode, "handle" | "role" | "name">,
   ctx: CallContext,
 ): Promise<Element | undefined> {
+  const handle = acted.handle;
   let id = out.watched.map.idOf(handle);
   if (id === undefined) {
     const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(1, timeLeft(ctx)))]);
@@ -229,7 +231,13 @@ async function elementNow(
     });
     id = out.watched.map.idOf(handle);
   }
-  return id === undefined ? undefined : out.watched.map.get(id);
+  if (id !== undefined) return out.watched.map.get(id);
+  // Qt hands out a second object for a cell its read asked for again: the one element of
+  // the same role and name is the one scrolled to; with several, none is guessed.
+  const same = out.watched.map.elements.filter((e) =>
+    e.role === acted.role && e.name === acted.name
+  );
+  return same.length === 1 ? same[0] : undefined;
 }
 
 /**

@@ -65,7 +65,7 @@ export async function performAction(
       return { via: "action" };
     }
     case "scroll_into_view":
-      return await scrollIntoView(client, ref, window, limits);
+      return await scrollIntoView(client, input, ref, window, limits);
     case "set_value":
       return await setValue(client, input, ref, node, value, limits, known);
     case "type_text":

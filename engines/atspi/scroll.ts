@@ -1,7 +1,8 @@
 /**
  * `scroll_into_view`: the element's own `Component.ScrollTo` (Gecko, Chromium, GTK 4),
- * else focusing it, which scrolls a GTK 3 tree view or a web page to it; then its extents
- * are read back until it is inside the window. An element that stays outside answers
+ * else focusing it, which scrolls a GTK 3 tree view or a web page to it, else (Qt 5: no
+ * ScrollTo, and a cell's focus does not scroll) turning the mouse wheel over its list
+ * towards it (`via: "pixel"`); each way's effect is read back from the element's extents. An element that stays outside answers
  * `found: "offscreen"`, never a claimed success.
  *
  * @module
@@ -9,8 +10,8 @@
 import type { Bounds } from "../../protocol/element.ts";
 import { DriverError } from "../../protocol/errors.ts";
 import type { ActOutcome } from "../../model/engine.ts";
-import type { AtspiClient, CallLimits, Ref } from "./client.ts";
-import { alive } from "./named_action.ts";
+import { type AtspiClient, type CallLimits, NULL_PATH, type Ref } from "./client.ts";
+import { alive, type Input } from "./named_action.ts";
 import { visiblePart } from "./uncover.ts";
 
 /** ATSPI_SCROLL_ANYWHERE: the least scrolling that shows the element. */
@@ -69,9 +70,13 @@ async function attempt(
   }
 }
 
-/** Brings the element behind `ref` into `window` (its extents, screen points). */
+/**
+ * Brings the element behind `ref` into `window` (its extents, screen points); `input`
+ * turns the wheel where the toolkit offers no way to scroll to an element.
+ */
 export async function scrollIntoView(
   client: AtspiClient,
+  input: Input,
   ref: Ref,
   window: Bounds,
   limits: CallLimits,
@@ -85,5 +90,59 @@ export async function scrollIntoView(
     if (!(await attempt(client, ref, limits, iface, member, signature, body))) continue;
     if (await cameIntoView(client, ref, window, limits)) return { via: "action" };
   }
-  return { via: "action", found: "offscreen" };
+  // Qt 5 has neither ScrollTo nor a focus that scrolls: turn the wheel over the parent.
+  if (await wheelIntoView(client, input, ref, window, limits)) return { via: "pixel" };
+  return { via: "pixel", found: "offscreen" };
+}
+
+/** Most wheel turns tried; each is a few notches. */
+const MAX_TURNS = 60;
+/** Turns in a row that may leave the element where it was before giving up. */
+const STUCK_TURNS = 3;
+
+/**
+ * Turns the wheel over the visible part of the element's parent (the list that holds it)
+ * towards it, reading its extents after each turn, until it is in view, it stops moving,
+ * or {@link MAX_TURNS} pass. False when it did not come into view.
+ */
+async function wheelIntoView(
+  client: AtspiClient,
+  input: Input,
+  ref: Ref,
+  window: Bounds,
+  limits: CallLimits,
+): Promise<boolean> {
+  const [bus, path] = await client.prop(ref, "Accessible", "Parent", limits) as [string, string];
+  if (path === NULL_PATH) return false;
+  const list = visiblePart(await extentsIn(client, { bus: bus || ref.bus, path }, limits), window);
+  if (list.w <= 0 || list.h <= 0) return false;
+  const at = { x: Math.round(list.x + list.w / 2), y: Math.round(list.y + list.h / 2) };
+  let b = await extentsIn(client, ref, limits);
+  let stuck = 0;
+  for (let turn = 0; turn < MAX_TURNS && stuck < STUCK_TURNS; turn++) {
+    const below = b.y + b.h > list.y + list.h;
+    const above = b.y < list.y;
+    const right = b.x + b.w > list.x + list.w;
+    const left = b.x < list.x;
+    // A few notches at a time while far, one when near: no overshooting a short list.
+    const far = (d: number, size: number) => Math.max(1, Math.min(5, Math.floor(d / size)));
+    const dy = below
+      ? far(b.y + b.h - (list.y + list.h), list.h / 2)
+      : above
+      ? -far(list.y - b.y, list.h / 2)
+      : 0;
+    const dx = dy === 0 && right
+      ? far(b.x + b.w - (list.x + list.w), list.w / 2)
+      : dy === 0 && left
+      ? -far(list.x - b.x, list.w / 2)
+      : 0;
+    if (dx === 0 && dy === 0) break;
+    await input({ kind: "scroll", ...at, dx, dy });
+    await new Promise((r) => setTimeout(r, 40));
+    const now = await extentsIn(client, ref, limits);
+    stuck = now.x === b.x && now.y === b.y ? stuck + 1 : 0;
+    b = now;
+    if (inView(b, list) && inView(b, window)) return true;
+  }
+  return await cameIntoView(client, ref, window, limits);
 }

@@ -161,6 +161,7 @@ const STATE_SCRIPT = `
 import json, sys
 import pyatspi
 pid, roles, name, nth = int(sys.argv[1]), set(sys.argv[2].split("|")), sys.argv[3], int(sys.argv[4])
+deep = sys.argv[5] == "1"
 seen = [0, 0]
 def walk(node):
     if node is None or seen[0] > 20000:
@@ -170,7 +171,8 @@ def walk(node):
         if seen[1] == nth:
             return node
         seen[1] += 1
-    if node.getState().contains(pyatspi.STATE_MANAGES_DESCENDANTS) or node.childCount > 5000:
+    manager = node.getState().contains(pyatspi.STATE_MANAGES_DESCENDANTS)
+    if (manager and not deep) or node.childCount > 5000:
         return None
     for i in range(node.childCount):
         found = walk(node.getChildAtIndex(i))
@@ -200,15 +202,18 @@ print("null")
 /**
  * The states and extents of the `nth` (0-based, document order, hidden ones too) node of
  * process `pid` with pyatspi role name `role` (or one of `a|b`) and accessible name
- * `name`, or null.
+ * `name`, or null. With `deep`, lists that manage their descendants are walked too (up to
+ * 5,000 children: a Qt list of a few hundred rows).
  */
 export async function oracleState(
   pid: number,
   role: string,
   name: string,
   nth = 0,
+  deep = false,
 ): Promise<OracleState | null> {
-  return await pyatspiJson<OracleState | null>(STATE_SCRIPT, [pid, role, name, nth], 30_000);
+  const args = [pid, role, name, nth, deep ? 1 : 0];
+  return await pyatspiJson<OracleState | null>(STATE_SCRIPT, args, 30_000);
 }
 
 const CELL_SCRIPT = `
