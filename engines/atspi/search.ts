@@ -56,7 +56,10 @@ export async function searchTree(
       visited++;
       const node = await factsOf(client, ref, limits, known, budget);
       if (node === undefined) return [];
-      await consider(client, node, limits, filter, known, shown, found);
+      await consider(client, node, limits, filter, known, shown, found).catch((err) => {
+        // The search's own time ran out mid-read: what was found stands.
+        if (!budget.stop.aborted || budget.signal.aborted) throw err;
+      });
       const room = budget.maxNodes - queued;
       if (node.childCount <= 0 || room <= 0) {
         if (node.childCount > 0) complete = false;
