@@ -44,7 +44,16 @@ export function elementLine(e: Element, depth = 0): string {
   const b = e.bounds;
   const at = `@${Math.round(b.x)},${Math.round(b.y)},${Math.round(b.w)},${Math.round(b.h)}`;
   const value = e.value === undefined ? "" : ` [${escaped(e.value)}]`;
-  const flags = (e.enabled ? "" : " disabled") + (e.focused ? " focused" : "");
+  const flags = (e.enabled ? "" : " disabled") + (e.focused ? " focused" : "") +
+    (e.checked === undefined
+      ? ""
+      : e.checked === "mixed"
+      ? " mixed"
+      : e.checked
+      ? " checked"
+      : " unchecked") +
+    (e.expanded === undefined ? "" : e.expanded ? " expanded" : " collapsed") +
+    (e.selected ? " selected" : "") + (e.offscreen ? " offscreen" : "");
   return `${"  ".repeat(depth)}${e.id} ${e.role} "${escaped(e.name)}"${value} ${at}${flags}`;
 }
 

@@ -55,17 +55,23 @@ export function renderRead(r: ResultOf<"read_ui">, budget: number, since?: numbe
   );
 }
 
-/** `act`: how it settled, the new version, then the changes. */
+/**
+ * `act`: whether it did what was asked (with what the element holds or is when not), how
+ * it settled, the new version, the element after `scroll_into_view`, then the changes.
+ */
 export function renderAct(r: ResultOf<"act">): string {
   const head = header({
-    ok: true,
+    ok: r.ok ? true : "false",
+    value: r.value,
+    already: r.already,
     version: r.version,
     effect: r.effect,
     settled: r.settled,
     settle_ms: Math.round(r.settle_ms),
     via: r.via,
   });
-  return withOmitted(head, diffOutline(r, DIFF_BUDGET), "read_ui with since");
+  const now = r.element === undefined ? [] : [`= ${elementLine(r.element)}`];
+  return withOmitted([head, ...now].join("\n"), diffOutline(r, DIFF_BUDGET), "read_ui with since");
 }
 
 /** `run_batch`: one line per step, then the changes of the whole batch. */

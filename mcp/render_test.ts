@@ -104,6 +104,34 @@ Deno.test("renderAct() and renderBatch() lead with how the action settled", () =
   );
 });
 
+Deno.test("renderAct() says when the action did not take, and the element after scrolling", () => {
+  const common = {
+    version: 5,
+    via: "action" as const,
+    effect: "none" as const,
+    settled: "no_reaction" as const,
+    settle_ms: 0,
+    added: [],
+    changed: [],
+    removed: [],
+    engine: "atspi",
+    ms: 9,
+  };
+  assert.equal(
+    renderAct({ ...common, ok: false, value: "unchecked" }),
+    "ok=false value=unchecked version=5 effect=none settled=no_reaction settle_ms=0 via=action",
+  );
+  assert.equal(
+    renderAct({ ...common, ok: true, already: true }),
+    "ok already version=5 effect=none settled=no_reaction settle_ms=0 via=action",
+  );
+  const row = { ...button("r"), role: "AXCell", selected: true, checked: "mixed" as const };
+  assert.equal(
+    renderAct({ ...common, ok: true, element: row }).split("\n")[1],
+    '= r AXCell "r" @0,0,10,10 mixed selected',
+  );
+});
+
 Deno.test("renderApps() lists apps by name and pid with their windows", () => {
   const text = renderApps({
     apps: [{
