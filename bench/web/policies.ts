@@ -299,5 +299,24 @@ export const POLICIES: Record<string, Policy> = {
     return act(t, named(["AXLink", "AXTab", "AXRadioButton"], `Tab #${n}`), "press");
   },
   "click-dialog": (t) => act(t, named(BUTTONS, "Close"), "press"),
+  // A closed drop-down's options are beyond the map: found with scope "all", then selected.
+  "choose-list": async (t) => {
+    const want = /Select (.*) from the list/i.exec(t.instruction)?.[1]?.trim() ?? "";
+    const found = await t.driver.call("find", {
+      window: t.window,
+      query: { name: want },
+      scope: "all",
+    });
+    const option = found.elements.find((e) => e.actions.includes("select"));
+    if (!option) throw new Error(`No option "${want}" to select`);
+    const r = await t.driver.call("act", {
+      window: t.window,
+      version: found.version,
+      id: option.id,
+      action: "select",
+    });
+    if (!r.ok) throw new Error(`select did not take: ${r.value}`);
+    await submit(t);
+  },
   "click-dialog-2": (t) => act(t, named(BUTTONS, quoted(t.instruction)[0] ?? "OK"), "press"),
 };
