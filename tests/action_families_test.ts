@@ -156,6 +156,37 @@ for (const b of BROWSERS) {
 
       await done(d, { role: "AXTextField", name: "Notes" }, "focus");
       await expectState(pid, { role: "entry", name: "Notes" }, "focused");
+
+      // Words the page made clickable without an element of their own: clicked by words.
+      const found = await d.client.call("find", {
+        window: d.window,
+        query: { text_contains: "Jade" },
+      });
+      const holder = found.elements.at(-1);
+      assert.ok(holder, "the stones paragraph is found by its text");
+      const missing = await d.client.call("act", {
+        window: d.window,
+        version: found.version,
+        id: holder.id,
+        action: "click",
+        value: "Ruby",
+      });
+      assert.equal(missing.ok, false, "words the element lacks are not clicked");
+      assert.ok(missing.value?.includes("Jade"), `answers the text: ${missing.value}`);
+      const clicked = await d.client.call("act", {
+        window: d.window,
+        version: found.version,
+        id: holder.id,
+        action: "click",
+        value: "Jade",
+      });
+      assert.equal(
+        clicked.ok,
+        true,
+        `click "Jade": ${clicked.value} (${holder.role} ${JSON.stringify(holder.bounds)})`,
+      );
+      assert.equal(clicked.via, "pixel");
+      await eventuallyText(pid, "Picked Jade");
     });
   });
 }

@@ -16,6 +16,7 @@ import type { Known } from "./known.ts";
 import { centre, doNamedAction, type Input, refused } from "./named_action.ts";
 import { stateAction } from "./state_action.ts";
 import { scrollIntoView } from "./scroll.ts";
+import { clickText } from "./text_click.ts";
 
 export type { Input } from "./named_action.ts";
 
@@ -50,8 +51,15 @@ export async function performAction(
     case "expand":
     case "collapse":
       return await stateAction(client, input, ref, node, action, limits);
-    case "press":
     case "click":
+      // Words inside the element's text: the page made them clickable, not an element.
+      if (value !== undefined) {
+        return await clickText(client, input, ref, node, value, window, limits);
+      }
+      if (await doNamedAction(client, ref, node, prefs!, limits)) return { via: "action" };
+      await input({ kind: "click", ...centre(node), button: "left", count: 1 });
+      return { via: "pixel" };
+    case "press":
       if (await doNamedAction(client, ref, node, prefs!, limits)) return { via: "action" };
       await input({ kind: "click", ...centre(node), button: "left", count: 1 });
       return { via: "pixel" };

@@ -33,7 +33,11 @@ const MAX_READ = 10_000;
 export type Entry = { kind: "set"; value: string } | { kind: "type"; value: string };
 
 /** The element's text, at most {@link MAX_READ} characters. */
-async function textOf(client: AtspiClient, ref: Ref, limits: CallLimits): Promise<string> {
+export async function textOf(
+  client: AtspiClient,
+  ref: Ref,
+  limits: CallLimits,
+): Promise<string> {
   const count = Number(await client.prop(ref, "Text", "CharacterCount", limits));
   if (!(count > 0)) return "";
   const [t] = await client.call(ref, "Text", "GetText", limits, "ii", [

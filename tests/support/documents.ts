@@ -61,6 +61,8 @@ function flip(b) {
 <button aria-haspopup="menu" oncontextmenu="document.getElementById('said').textContent = 'Menu asked';
   return false">Menu here</button>
 <input aria-label="Notes">
+<p onclick="document.getElementById('said').textContent = 'Picked ' + event.target.textContent">Pick
+a stone: <span>Opal</span> or <span>Jade</span> today.</p>
 <div style="height: 3000px"></div>
 <button>Far button</button>
 </body></html>`;
