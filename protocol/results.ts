@@ -179,8 +179,9 @@ export const FindResult = z.strictObject({
   /** With `scope: "all"`: how many of the app's objects the search asked about. */
   searched: z.number().int().optional(),
   /**
-   * With `scope: "all"`: the search stopped before the end of the tree (its node budget,
-   * its time, `max_results`, or a list too long to search), so more may match.
+   * More may match than answered: `max_results` cut the answer, or with `scope: "all"` the
+   * search stopped before the end of the tree (its node budget, its time, or a list too
+   * long to search).
    */
   truncated: z.literal(true).optional(),
   ...Common,
