@@ -299,6 +299,28 @@ export const POLICIES: Record<string, Policy> = {
     return act(t, named(["AXLink", "AXTab", "AXRadioButton"], `Tab #${n}`), "press");
   },
   "click-dialog": (t) => act(t, named(BUTTONS, "Close"), "press"),
+  // A file tree: folders (items holding a list) are opened until the name shows.
+  "navigate-tree": async (t) => {
+    const want = quoted(t.instruction)[0] ?? "";
+    const opened = new Set<string>();
+    for (let i = 0; i < 10; i++) {
+      const { els } = await current(t);
+      const hit = els.filter((e) =>
+        (e.name === want || e.value === want) && e.bounds.h > 0 && e.role !== "AXRow"
+      ).at(-1);
+      if (hit) return await act(t, (now) => now.find((e) => e.id === hit.id), "press");
+      // A folder's row holds the tree's unnamed toggle beside its name.
+      const rows = new Set(els.filter((e) => e.role === "AXRow").map((e) => e.id));
+      const toggle = els.find((e) =>
+        rows.has(e.parent ?? "") && e.role === "AXGroup" && e.name === "" &&
+        (e.value ?? "") === "" && !opened.has(e.id)
+      );
+      if (!toggle) break;
+      opened.add(toggle.id);
+      await act(t, (now) => now.find((e) => e.id === toggle.id), "press");
+    }
+    throw new Error(`No "${want}" in the tree`);
+  },
   // A closed drop-down's options are beyond the map: found with scope "all", then selected.
   "choose-list": async (t) => {
     const want = /Select (.*) from the list/i.exec(t.instruction)?.[1]?.trim() ?? "";
