@@ -85,6 +85,16 @@ export function toDriverError(err: unknown, what: string, ref: Ref): Error {
   return err instanceof Error ? err : new Error(String(err));
 }
 
+/**
+ * `.catch` for a call on an object or interface the app may not have: "not found" (a
+ * node that went away, or one without that interface, which D-Bus reports alike) is
+ * undefined; any other failure is thrown on.
+ */
+export function absent(err: unknown): undefined {
+  if (err instanceof DriverError && err.code === "element_not_found") return undefined;
+  throw err;
+}
+
 /** Per-call limits. */
 export interface CallLimits {
   /** Per-call D-Bus timeout. */

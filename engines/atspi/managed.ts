@@ -8,8 +8,9 @@
  *
  * @module
  */
-import type { TableRange } from "../../protocol/element.ts";
-import { type AtspiClient, type CallLimits, NULL_PATH, type Ref } from "./client.ts";
+import type { Bounds, TableRange } from "../../protocol/element.ts";
+import { absent, type AtspiClient, type CallLimits, NULL_PATH, type Ref } from "./client.ts";
+import { visiblePart } from "./uncover.ts";
 import type { SkeletonNode } from "./skeleton.ts";
 import { STATE } from "./states.ts";
 
@@ -50,7 +51,8 @@ export async function visibleChildren(
   return { children: kids.filter((k): k is Ref => k !== undefined) };
 }
 
-async function childAt(
+/** Child `i` of `ref`, or undefined for the null object or another app's. */
+export async function childAt(
   client: AtspiClient,
   ref: Ref,
   i: number,
@@ -171,7 +173,7 @@ async function childrenInView(
   const at = async (i: number) => {
     const kid = await childAt(client, node.ref, i, limits);
     if (kid === undefined) return undefined;
-    const [, y, , h] = await client.extents(kid, limits).catch(noComponent) ?? [0, -1, 0, -1];
+    const [, y, , h] = await client.extents(kid, limits).catch(absent) ?? [0, -1, 0, -1];
     return { kid, top: y, bottom: y + h };
   };
   let lo = 0;
@@ -207,33 +209,23 @@ async function shownPart(
   client: AtspiClient,
   ref: Ref,
   limits: CallLimits,
-): Promise<{ x: number; y: number; w: number; h: number } | undefined> {
-  let [x, y, w, h] = await client.extents(ref, limits);
+): Promise<Bounds | undefined> {
+  const [x, y, w, h] = await client.extents(ref, limits);
+  let shown: Bounds = { x, y, w, h };
   let at: Ref | undefined = ref;
   for (let level = 0; level < CLIP_LEVELS && at !== undefined; level++) {
     const parent = await client.prop(at, "Accessible", "Parent", limits);
     at = refIn(parent, ref.bus);
     if (at === undefined) break;
     // The application object has no Component: the top is reached.
-    const box = await client.extents(at, limits).catch(noComponent);
+    const box = await client.extents(at, limits).catch(absent);
     if (box === undefined) break;
     const [px, py, pw, ph] = box;
     if (pw <= 0 || ph <= 0) continue; // a container without extents clips nothing
-    const right = Math.min(x + w, px + pw);
-    const bottom = Math.min(y + h, py + ph);
-    x = Math.max(x, px);
-    y = Math.max(y, py);
-    w = right - x;
-    h = bottom - y;
-    if (w <= 0 || h <= 0) return undefined;
+    shown = visiblePart(shown, { x: px, y: py, w: pw, h: ph });
+    if (shown.w <= 0 || shown.h <= 0) return undefined;
   }
-  return { x, y, w, h };
-}
-
-/** A node without Component answers "unknown interface", read as gone: undefined. */
-function noComponent(err: unknown): undefined {
-  if ((err as { code?: string }).code === "element_not_found") return undefined;
-  throw err;
+  return shown;
 }
 
 function emptyRange(rows: number, columns: number): TableRange {
@@ -272,7 +264,6 @@ async function cellAt(
     return { row: Number(row), column: Number(column) };
   } catch (err) {
     // A table without hit testing still has a range: the fallback one.
-    if ((err as { code?: string }).code === "element_not_found") return undefined;
-    throw err;
+    return absent(err);
   }
 }

@@ -15,9 +15,9 @@
  * @module
  */
 import type { RawNode, SearchBudget, SearchFilter, SearchResult } from "../../model/engine.ts";
-import { DriverError } from "../../protocol/errors.ts";
 import { mapLimit } from "../../util/pool.ts";
-import { type AtspiClient, type CallLimits, NULL_PATH, type Ref } from "./client.ts";
+import { absent, type AtspiClient, type CallLimits, type Ref } from "./client.ts";
+import { childAt } from "./managed.ts";
 import type { Known } from "./known.ts";
 import { axRole } from "./roles.ts";
 import type { SkeletonNode } from "./skeleton.ts";
@@ -101,7 +101,7 @@ async function consider(
   // Read alone, as a read of the window would make it: children are not the question.
   const alone = new Map([[node.ref.path, { ...node, children: [] }]]);
   const tree = await buildTree(client, alone, node.ref.path, 1, limits, shown, known).catch(
-    gone,
+    absent,
   );
   if (!tree || !filter.accept(tree.root) || found.length >= filter.maxResults) return;
   // What is found beyond the screen is there to be brought onto it.
@@ -125,7 +125,7 @@ async function factsOf(
     return node.states.has(STATE.DEFUNCT) ? undefined : node;
   } catch (err) {
     if (budget.stop.aborted && !budget.signal.aborted) return undefined;
-    return gone(err);
+    return absent(err);
   }
 }
 
@@ -145,21 +145,11 @@ async function childrenOf(
     const n = Math.min(node.childCount, room);
     const kids = await mapLimit(Array.from({ length: n }, (_, i) => i), PIPELINE, async (i) => {
       if (budget.stop.aborted) return undefined;
-      const [kid] = await client.call(node.ref, "Accessible", "GetChildAtIndex", limits, "i", [i]);
-      const [bus, path] = kid as [string, string];
-      return path === NULL_PATH || (bus !== node.ref.bus && bus !== "")
-        ? undefined
-        : { bus: node.ref.bus, path };
+      return await childAt(client, node.ref, i, limits);
     });
     return kids.filter((k): k is Ref => k !== undefined);
   } catch (err) {
     if (budget.stop.aborted && !budget.signal.aborted) return [];
-    return gone(err) ?? [];
+    return absent(err) ?? [];
   }
-}
-
-/** An object that went away during the search is skipped; any other failure fails it. */
-function gone(err: unknown): undefined {
-  if (err instanceof DriverError && err.code === "element_not_found") return undefined;
-  throw err;
 }
