@@ -157,9 +157,27 @@ export interface OracleState {
   text?: string;
 }
 
-const STATE_SCRIPT = `
+/**
+ * Python shared by the scripts that look for one node: its screen box, and the first
+ * window of process `pid` in which `find(window)` answers a node, with that window.
+ */
+const FIRST_NODE = `
 import json, sys
 import pyatspi
+def box(node):
+    e = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+    return [e.x, e.y, e.width, e.height]
+def first_in_windows(pid, find):
+    for app in pyatspi.Registry.getDesktop(0):
+        if app is not None and app.get_process_id() == pid:
+            for window in app:
+                node = find(window)
+                if node is not None:
+                    return window, node
+    return None, None
+`;
+
+const STATE_SCRIPT = `${FIRST_NODE}
 pid, roles, name, nth = int(sys.argv[1]), set(sys.argv[2].split("|")), sys.argv[3], int(sys.argv[4])
 deep = sys.argv[5] == "1"
 seen = [0, 0]
@@ -179,24 +197,20 @@ def walk(node):
         if found is not None:
             return found
     return None
-for app in pyatspi.Registry.getDesktop(0):
-    if app is not None and app.get_process_id() == pid:
-        for window in app:
-            node = walk(window)
-            if node is not None:
-                e = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
-                entry = {
-                    "states": [pyatspi.stateToString(s) for s in node.getState().getStates()],
-                    "extents": [e.x, e.y, e.width, e.height],
-                }
-                try:
-                    t = node.queryText()
-                    entry["text"] = t.getText(0, min(t.characterCount, 4096))
-                except Exception:
-                    pass
-                print(json.dumps(entry))
-                sys.exit(0)
-print("null")
+_, node = first_in_windows(pid, walk)
+if node is None:
+    print("null")
+    sys.exit(0)
+entry = {
+    "states": [pyatspi.stateToString(s) for s in node.getState().getStates()],
+    "extents": box(node),
+}
+try:
+    t = node.queryText()
+    entry["text"] = t.getText(0, min(t.characterCount, 4096))
+except Exception:
+    pass
+print(json.dumps(entry))
 `;
 
 /**
@@ -216,9 +230,7 @@ export async function oracleState(
   return await pyatspiJson<OracleState | null>(STATE_SCRIPT, args, 30_000);
 }
 
-const CELL_SCRIPT = `
-import json, sys
-import pyatspi
+const CELL_SCRIPT = `${FIRST_NODE}
 pid, row, column = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 def table(node, depth=0):
     if node is None or depth > 30:
@@ -230,18 +242,12 @@ def table(node, depth=0):
         if found is not None:
             return found
     return None
-for app in pyatspi.Registry.getDesktop(0):
-    if app is not None and app.get_process_id() == pid:
-        for window in app:
-            t = table(window)
-            if t is not None:
-                cell = t.queryTable().getAccessibleAt(row, column)
-                e = cell.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
-                w = window.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
-                print(json.dumps({"name": cell.name, "extents": [e.x, e.y, e.width, e.height],
-                                  "window": [w.x, w.y, w.width, w.height]}))
-                sys.exit(0)
-print("null")
+window, t = first_in_windows(pid, table)
+if t is None:
+    print("null")
+    sys.exit(0)
+cell = t.queryTable().getAccessibleAt(row, column)
+print(json.dumps({"name": cell.name, "extents": box(cell), "window": box(window)}))
 `;
 
 /** A cell of the first table that manages its descendants, as pyatspi reads it. */
