@@ -12,6 +12,7 @@ import { callOnce } from "./cli/call.ts";
 import { selectTools, TOOL_NAMES } from "./mcp/catalogue.ts";
 import { OP_NAMES, OPS } from "./protocol/ops.ts";
 import { VERSION } from "./model/version.ts";
+import { isLoopback } from "./rpc/listen.ts";
 
 const HELP: Record<string, string> = {
   main: `allternit-driver ${VERSION}: reads and operates desktop apps for AI agents.
@@ -133,6 +134,10 @@ async function main(args: string[]): Promise<number> {
         console.error("Give either --socket or --tcp, not both");
         return 2;
       }
+      if (v.host !== undefined && !isLoopback(v.host)) {
+        console.error(`Refusing --host "${v.host}": only loopback addresses are allowed`);
+        return 2;
+      }
       return await serve({
         ...target,
         ...(v.tcp ? { tcp: true } : {}),
@@ -174,7 +179,12 @@ if (import.meta.main) {
   try {
     Deno.exit(await main(Deno.args));
   } catch (err) {
-    console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+    // A start-up refusal (a bad config, an unsafe socket folder) is a sentence for a
+    // person; the stack is for a developer who asks for it.
+    const debug = Deno.env.get("ALLTERNIT_LOG_LEVEL") === "debug";
+    console.error(
+      err instanceof Error ? ((debug ? err.stack : err.message) ?? err.message) : String(err),
+    );
     Deno.exit(1);
   }
 }

@@ -43,9 +43,29 @@ export async function serve(options: ServeOptions): Promise<number> {
   // parent pid read after that would already be init's, so its exit would go unseen.
   const parent = Deno.ppid;
   const { paths, driver, dispatcher } = await assemble(options.dataDir);
-  const server = new Server(dispatcher);
+  const { config } = driver;
+  let refusals = 0;
+  const server = new Server(dispatcher, {
+    maxConnections: config.max_connections,
+    idleMs: config.connection_idle_ms,
+    sessionIdleMs: config.session_idle_ms,
+    onRefused: (method) => {
+      driver.refused(method);
+      // Every refusal is audited; the log gets the first and then one in a thousand.
+      if (refusals++ % 1_000 === 0) {
+        log("warn", "request refused: wrong or missing token", {
+          method: method.slice(0, 64),
+          refused: refusals,
+        });
+      }
+    },
+  });
   let socketPath: string | undefined;
   let endpointFile: string | undefined;
+  // Listening for SIGTERM before the ready line: a parent may stop the driver the moment
+  // it reads that line, and the socket file must still be removed.
+  const stop = new AbortController();
+  const signalled = untilSignal(stop.signal);
   try {
     if (options.tcp) {
       const listener = listenTcp(options.host, options.port ?? 0);
@@ -67,6 +87,7 @@ export async function serve(options: ServeOptions): Promise<number> {
       log("info", "listening", { socket: socketPath });
     }
   } catch (err) {
+    stop.abort();
     await driver.close();
     if (err instanceof AlreadyRunningError) {
       log("error", err.message);
@@ -77,9 +98,8 @@ export async function serve(options: ServeOptions): Promise<number> {
 
   const stalled = driver.config.watchdog_ms;
   const stopWatchdog = stalled > 0 ? startWatchdog({ stallMs: stalled }) : () => {};
-  const stop = new AbortController();
   const reason = await Promise.race([
-    untilSignal(stop.signal),
+    signalled,
     ...(options.exitWithParent ? [untilParentGone(parent, stop.signal)] : []),
   ]);
   stop.abort();

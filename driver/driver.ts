@@ -111,6 +111,23 @@ export class Driver {
     };
   }
 
+  /**
+   * Records a request the transport refused (a missing or wrong token) in the audit log,
+   * so a caller probing for the token leaves a trace.
+   */
+  refused(method: string): void {
+    this.#core.audit.append({
+      ts: new Date().toISOString(),
+      // The method is the caller's string: cut to what an op name can be.
+      op: method.slice(0, 64),
+      app: "",
+      engine: "none",
+      reason: "transport",
+      ms: 0,
+      outcome: "unauthorized",
+    });
+  }
+
   /** Stops the live map, flushes router.json and the audit log, releases engines. */
   async close(): Promise<void> {
     if (this.#closed) return;

@@ -17,3 +17,11 @@ Deno.test("parseConfig() names the line of a syntax error and unknown keys", () 
   assert.throws(() => parseConfig(`{"verions": 3}`), /Cannot use/);
   assert.throws(() => parseConfig(`{"versions": 1}`), /versions/);
 });
+
+Deno.test("parseConfig(): an emptied file means defaults; a bad value names its line", () => {
+  assert.deepEqual(parseConfig(""), defaultConfig());
+  assert.deepEqual(parseConfig("// nothing set\n/* yet */\n"), defaultConfig());
+  assert.throws(() => parseConfig(`{\n"probe_ms": 5,\n"watchdog_ms": 1}`), /line 2: probe_ms/);
+  assert.throws(() => parseConfig(`{\n\n"watchdog_ms": 1}`), /line 3: watchdog_ms: must be 0/);
+  assert.equal(parseConfig(`{"watchdog_ms": 0}`).watchdog_ms, 0);
+});

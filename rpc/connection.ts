@@ -21,21 +21,67 @@ export interface ByteConn {
   read(p: Uint8Array): Promise<number | null>;
   /** Writes some of `p`; returns how much. */
   write(p: Uint8Array): Promise<number>;
+  /** Closes both directions; a pending `read` then fails. */
+  close(): void;
+}
+
+/** How long a quiet connection is kept, and who hears of refused requests. */
+export interface ConnectionOptions {
+  /** A connection with no authorised request yet is closed after this long without one. */
+  idleMs?: number;
+  /** After an authorised request, the quiet time allowed (0: no limit). */
+  sessionIdleMs?: number;
+  /** Told the method of each request the transport's check refused. */
+  onRefused?: (method: string) => void;
 }
 
 /**
- * Serves requests on `conn` until the peer closes its side; in-flight requests are still
- * answered before this resolves.
+ * Serves requests on `conn` until the peer closes its side or stays quiet too long;
+ * in-flight requests are still answered before this resolves. Quiet time counts whole
+ * requests, not bytes, so a peer trickling a byte at a time cannot hold the connection.
  */
 export async function serveConnection(
   conn: ByteConn,
   dispatcher: Dispatcher,
   authorize?: Authorize,
+  options: ConnectionOptions = {},
 ): Promise<void> {
   const splitter = new LineSplitter(MAX_LINE_BYTES);
   const inflight = new Set<Promise<void>>();
   let writing: Promise<void> = Promise.resolve();
   let writable = true;
+  let authorised = false;
+  let idleTimer: ReturnType<typeof setTimeout> | undefined;
+
+  const quietLimit = () =>
+    authorised ? options.sessionIdleMs ?? 0 : options.idleMs ?? options.sessionIdleMs ?? 0;
+  const arm = () => {
+    clearTimeout(idleTimer);
+    const ms = quietLimit();
+    if (ms <= 0) return;
+    const timer = setTimeout(onQuiet, ms);
+    Deno.unrefTimer(timer);
+    idleTimer = timer;
+  };
+  const onQuiet = () => {
+    if (inflight.size > 0) return arm(); // Still working for the peer: not idle.
+    const ms = quietLimit();
+    const err = new DriverError("timeout", `No request for ${ms} ms; connection closed`, { ms });
+    send(JSON.stringify({ jsonrpc: "2.0", id: null, error: toRpcError(err) }))
+      .finally(() => {
+        try {
+          conn.close();
+        } catch {
+          // The peer closed it meanwhile.
+        }
+      });
+  };
+  const check: Authorize | undefined = authorize && ((req) => {
+    const ok = authorize(req);
+    if (ok) authorised = true;
+    else options.onRefused?.(typeof req.method === "string" ? req.method : "");
+    return ok;
+  });
 
   // Writes are chained so two answers never interleave on the wire.
   const send = (line: string): Promise<void> => {
@@ -55,7 +101,10 @@ export async function serveConnection(
   const track = (p: Promise<void>) => {
     const q: Promise<void> = p
       .catch((err) => log("error", "request crashed", { error: String(err) }))
-      .finally(() => inflight.delete(q));
+      .finally(() => {
+        inflight.delete(q);
+        arm();
+      });
     inflight.add(q);
   };
 
@@ -70,13 +119,17 @@ export async function serveConnection(
       return;
     }
     track(
-      dispatcher.handleLine(frame.line, authorize).then((answer) => {
+      dispatcher.handleLine(frame.line, check).then((answer) => {
         if (answer !== undefined) return send(answer);
       }),
     );
+    // A request the check let through (or no check at all: the private socket).
+    if (!check) authorised = true;
   };
 
-  const buf = new Uint8Array(64 * 1024);
+  // 16 KiB per connection: a bigger buffer is memory every idle connection holds.
+  const buf = new Uint8Array(16 * 1024);
+  arm();
   try {
     while (true) {
       const n = await conn.read(buf);
@@ -91,4 +144,5 @@ export async function serveConnection(
   for (const frame of splitter.end()) serve(frame);
   while (inflight.size > 0) await Promise.all([...inflight]);
   await writing;
+  clearTimeout(idleTimer);
 }

@@ -42,8 +42,9 @@ export interface DispatcherOptions {
   checkResults?: boolean;
 }
 
-/** A JSON-RPC id. */
-type Id = string | number | null;
+/** A JSON-RPC id as its JSON text, echoed as the request wrote it. */
+type IdText = string;
+const NULL_ID: IdText = "null";
 
 /** Per-request authorisation, decided by the transport (TCP checks the token). */
 export type Authorize = (request: Record<string, unknown>) => boolean;
@@ -82,13 +83,13 @@ export class Dispatcher {
       request = JSON.parse(typeof line === "string" ? line : decoder.decode(line));
     } catch (err) {
       return respondError(
-        null,
+        NULL_ID,
         new DriverError("parse_error", `Cannot parse request: ${msg(err)}`),
       );
     }
     if (typeof request !== "object" || request === null || Array.isArray(request)) {
       return respondError(
-        null,
+        NULL_ID,
         new DriverError("invalid_request", "Request must be a JSON object"),
       );
     }
@@ -97,17 +98,19 @@ export class Dispatcher {
     const id = req.id;
     if (hasId && !(typeof id === "string" || typeof id === "number" || id === null)) {
       return respondError(
-        null,
+        NULL_ID,
         new DriverError("invalid_request", '"id" must be a string or number'),
       );
     }
-    const rid = (id ?? null) as Id;
+    const rid: IdText = typeof id === "number" && !Number.isSafeInteger(id)
+      ? await rawId(typeof line === "string" ? line : decoder.decode(line))
+      : JSON.stringify(id ?? null);
     if (req.jsonrpc !== "2.0" || typeof req.method !== "string") {
       const err = new DriverError(
         "invalid_request",
         'Request needs "jsonrpc": "2.0" and a string "method"',
       );
-      return hasId ? respondError(rid, err) : respondError(null, err);
+      return respondError(hasId ? rid : NULL_ID, err);
     }
     if (authorize && !authorize(req)) {
       const err = new DriverError("unauthorized", "Missing or wrong token");
@@ -115,7 +118,7 @@ export class Dispatcher {
     }
     try {
       const result = await this.call(req.method, req.params);
-      return hasId ? JSON.stringify({ jsonrpc: "2.0", id: rid, result }) : undefined;
+      return hasId ? `{"jsonrpc":"2.0","id":${rid},"result":${JSON.stringify(result)}}` : undefined;
     } catch (err) {
       if (!(err instanceof DriverError)) {
         log("error", "op failed with a bug", { op: req.method, error: String(err) });
@@ -180,8 +183,19 @@ function withDeadline<T>(work: Promise<T>, signal: AbortSignal, ms: number): Pro
   });
 }
 
-function respondError(id: Id, err: unknown): string {
-  return JSON.stringify({ jsonrpc: "2.0", id, error: toRpcError(err) });
+function respondError(id: IdText, err: unknown): string {
+  return `{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify(toRpcError(err))}}`;
+}
+
+/**
+ * The id's own text, for a number JSON.parse could not hold exactly (past 2^53): the
+ * answer must carry the id the client sent, not its nearest double.
+ */
+async function rawId(line: string): Promise<IdText> {
+  // Loaded on this rare path only: the hot path never pays for a second parser.
+  const { findNodeAtLocation, parseTree } = await import("jsonc-parser");
+  const node = findNodeAtLocation(parseTree(line)!, ["id"])!;
+  return line.slice(node.offset, node.offset + node.length);
 }
 
 function msg(err: unknown): string {

@@ -1,11 +1,15 @@
 /**
  * Accepts connections on any number of listeners and serves each with the dispatcher.
+ * The accept loop outlives its errors: running out of file descriptors (EMFILE, ENFILE)
+ * makes it back off and try again, never stop, and past `maxConnections` a newcomer is
+ * told `busy` and closed instead of holding memory the driver cannot spare.
  *
  * @module
  */
+import { DriverError, toRpcError } from "../protocol/errors.ts";
 import { log } from "../util/log.ts";
 import type { Authorize, Dispatcher } from "./dispatcher.ts";
-import { serveConnection } from "./connection.ts";
+import { type ConnectionOptions, serveConnection } from "./connection.ts";
 
 /** One listener and how its requests are authorised. */
 export interface Endpoint {
@@ -15,17 +19,31 @@ export interface Endpoint {
   authorize?: Authorize;
 }
 
+/** Limits on what clients may hold open. */
+export interface ServerOptions extends ConnectionOptions {
+  /** Connections served at once; more are refused with `busy`. */
+  maxConnections?: number;
+}
+
+/** Longest pause between accept attempts after an error. */
+const MAX_BACKOFF_MS = 1_000;
+
+const encoder = new TextEncoder();
+
 /** Serves endpoints until {@link Server.close}. */
 export class Server {
   readonly #dispatcher: Dispatcher;
+  readonly #options: ServerOptions;
   readonly #endpoints: Endpoint[] = [];
   readonly #conns = new Set<Deno.Conn>();
   readonly #loops: Promise<void>[] = [];
   #closed = false;
+  #refusedFull = 0;
 
-  /** Serves requests through `dispatcher`. */
-  constructor(dispatcher: Dispatcher) {
+  /** Serves requests through `dispatcher` within `options`' limits. */
+  constructor(dispatcher: Dispatcher, options: ServerOptions = {}) {
     this.#dispatcher = dispatcher;
+    this.#options = options;
   }
 
   /** Starts accepting on `endpoint`. */
@@ -40,23 +58,62 @@ export class Server {
   }
 
   async #accept({ listener, authorize }: Endpoint): Promise<void> {
-    try {
-      for await (const conn of listener) {
-        this.#conns.add(conn);
-        serveConnection(conn, this.#dispatcher, authorize)
-          .catch((err) => log("error", "connection failed", { error: String(err) }))
-          .finally(() => {
-            this.#conns.delete(conn);
-            try {
-              conn.close();
-            } catch {
-              // serveConnection closed it already.
-            }
-          });
+    let backoff = 0;
+    while (!this.#closed) {
+      let conn: Deno.Conn;
+      try {
+        conn = await listener.accept();
+      } catch (err) {
+        if (this.#closed || err instanceof Deno.errors.BadResource) return;
+        // Out of descriptors, most often: the pending peer stays in the kernel's queue
+        // and is accepted once connections close.
+        if (backoff === 0) log("error", "accept failed; retrying", { error: String(err) });
+        backoff = Math.min(Math.max(backoff * 2, 25), MAX_BACKOFF_MS);
+        await new Promise((ok) => setTimeout(ok, backoff));
+        continue;
       }
-    } catch (err) {
-      if (!this.#closed) log("error", "listener stopped", { error: String(err) });
+      if (backoff > 0) log("info", "accepting again");
+      backoff = 0;
+      if (this.#conns.size >= (this.#options.maxConnections ?? Infinity)) {
+        this.#refuse(conn);
+        continue;
+      }
+      this.#conns.add(conn);
+      serveConnection(conn, this.#dispatcher, authorize, this.#options)
+        .catch((err) => log("error", "connection failed", { error: String(err) }))
+        .finally(() => {
+          this.#conns.delete(conn);
+          try {
+            conn.close();
+          } catch {
+            // serveConnection closed it already.
+          }
+        });
     }
+  }
+
+  /** Tells a connection past the limit why, then closes it; never waits on the peer. */
+  #refuse(conn: Deno.Conn): void {
+    const max = this.#options.maxConnections;
+    if (this.#refusedFull++ % 1_000 === 0) {
+      log("warn", "connection refused: too many open", { max, refused: this.#refusedFull });
+    }
+    const err = new DriverError(
+      "busy",
+      `Too many connections: ${max} are open (max_connections); try again later`,
+      { max_connections: max },
+    );
+    const line = encoder.encode(
+      JSON.stringify({ jsonrpc: "2.0", id: null, error: toRpcError(err) }) + "\n",
+    );
+    // A small line into a new socket's empty buffer: the write does not wait on the peer.
+    conn.write(line).catch(() => {}).finally(() => {
+      try {
+        conn.close();
+      } catch {
+        // Gone already.
+      }
+    });
   }
 
   /** Stops listening and drops open connections; idempotent. */

@@ -131,26 +131,6 @@ Deno.test("tcp: token required, compared exactly, never logged; endpoint file is
   assert.equal(d.stderr().includes((d.ready as { token: string }).token), false);
 });
 
-Deno.test("tcp: a non-loopback host is refused", async () => {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      MAIN,
-      "serve",
-      "--tcp",
-      "--host",
-      "0.0.0.0",
-      "--data-dir",
-      await Deno.makeTempDir(),
-    ],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.notEqual(out.code, 0);
-  assert.match(new TextDecoder().decode(out.stderr), /only loopback/);
-});
-
 Deno.test("rpc forwarder: stdin lines to the socket, every answer to stdout, exit 0", async () => {
   const d = await startDriver(["serve"]);
   try {

@@ -55,8 +55,30 @@ export function dirname(path: string): string {
   return i <= 0 ? (i === 0 ? "/" : ".") : path.slice(0, i);
 }
 
-/** Makes `dir` (and parents) and sets it to owner-only. */
+/**
+ * Makes `dir` (and parents) owner-only when it is missing. A folder that is already there
+ * is never changed (a `--socket` in /tmp must not lock others out of /tmp), but one that
+ * others may write to is refused: they could replace what the driver puts there.
+ */
 export async function ensurePrivateDir(dir: string): Promise<void> {
-  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-  if (Deno.build.os !== "windows") await Deno.chmod(dir, 0o700);
+  let stat: Deno.FileInfo | undefined;
+  try {
+    stat = await Deno.stat(dir);
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
+  if (stat === undefined) {
+    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+    // mkdir's mode passes through the umask; the folder is ours, so set it exactly.
+    if (Deno.build.os !== "windows") await Deno.chmod(dir, 0o700);
+    return;
+  }
+  if (!stat.isDirectory) throw new Error(`"${dir}" is not a folder`);
+  const mode = stat.mode ?? 0;
+  if (Deno.build.os !== "windows" && (mode & 0o022) !== 0) {
+    throw new Error(
+      `Refusing to use "${dir}": others can write to it (mode ${(mode & 0o7777).toString(8)}). ` +
+        "Give a path in a folder only you can write to, or a folder that does not exist yet",
+    );
+  }
 }

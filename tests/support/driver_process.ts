@@ -25,11 +25,18 @@ export interface DriverProcess {
 /** Spawns `main.ts <args>` and waits up to `timeoutMs` for its ready line. */
 export async function startDriver(
   args: string[],
-  options: { dataDir?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+  options: {
+    dataDir?: string;
+    env?: Record<string, string>;
+    timeoutMs?: number;
+    /** A command the driver runs under, such as `["prlimit", "--nofile=64", "--"]`. */
+    under?: string[];
+  } = {},
 ): Promise<DriverProcess> {
   const dataDir = options.dataDir ?? await Deno.makeTempDir({ prefix: "allternit-test-" });
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", MAIN, ...args, "--data-dir", dataDir],
+  const [program, ...prefix] = [...(options.under ?? []), Deno.execPath()];
+  const child = new Deno.Command(program!, {
+    args: [...prefix, "run", "--allow-all", MAIN, ...args, "--data-dir", dataDir],
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

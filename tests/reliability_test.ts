@@ -1,0 +1,249 @@
+/**
+ * Hostile and careless clients (issue 22), on the real `serve` process, loopback only and
+ * with bounded loops. Each test names the defect it holds fixed: every one of them failed
+ * on the tree before its fix.
+ */
+import assert from "node:assert/strict";
+import { type DriverProcess, startDriver } from "./support/driver_process.ts";
+import { DriverClient } from "../rpc/client.ts";
+import { LineSplitter } from "../util/framing.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+const HELLO = '{"jsonrpc":"2.0","id":1,"method":"hello"}\n';
+
+/** A data folder holding `config` as its config.jsonc. */
+async function dataDirWith(config: string): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "allternit-rel-" });
+  await Deno.mkdir(`${dir}/computer-use/driver`, { recursive: true });
+  await Deno.writeTextFile(`${dir}/computer-use/driver/config.jsonc`, config);
+  return dir;
+}
+
+/** Reads answer lines from `conn` until `n` came or the peer closed; raw text kept. */
+async function lines(conn: Deno.Conn, n: number, timeoutMs = 10_000): Promise<string[]> {
+  const out: string[] = [];
+  const splitter = new LineSplitter(Number.MAX_SAFE_INTEGER);
+  const buf = new Uint8Array(64 * 1024);
+  const timer = setTimeout(() => conn.close(), timeoutMs);
+  try {
+    while (out.length < n) {
+      const got = await conn.read(buf).catch(() => null);
+      if (got === null) break;
+      for (const f of splitter.push(buf.subarray(0, got))) {
+        if ("line" in f) out.push(dec.decode(f.line));
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  return out;
+}
+
+/** True when the peer closed `conn` within `ms`. */
+async function closedWithin(conn: Deno.Conn, ms: number): Promise<boolean> {
+  const buf = new Uint8Array(1024);
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const got = await Promise.race([
+      conn.read(buf).catch(() => null),
+      new Promise<"wait">((ok) => setTimeout(() => ok("wait"), deadline - Date.now())),
+    ]);
+    if (got === null) return true;
+    if (got === "wait") return false;
+  }
+  return false;
+}
+
+const unix = (d: DriverProcess) => () => Deno.connect({ transport: "unix", path: d.ready.socket! });
+
+Deno.test("defect 1: out of file descriptors, the listener backs off and serves again", async () => {
+  // 100 descriptors: Deno and the driver use about 40, so 150 clients exhaust them.
+  const dataDir = await dataDirWith('{ "max_connections": 10000 }');
+  const d = await startDriver(["serve"], { dataDir, under: ["prlimit", "--nofile=100", "--"] });
+  const conns: Deno.Conn[] = [];
+  try {
+    for (let i = 0; i < 150; i++) conns.push(await unix(d)());
+    const deadline = Date.now() + 10_000;
+    while (!d.stderr().includes("accept failed") && Date.now() < deadline) {
+      await new Promise((ok) => setTimeout(ok, 50));
+    }
+    assert.match(d.stderr(), /accept failed/, "the driver ran out of descriptors");
+    for (const c of conns.splice(0)) c.close();
+    const client = await DriverClient.connect({ socket: d.ready.socket! });
+    const hello = await client.call("hello", { timeout_ms: 5_000 });
+    assert.equal(hello.protocol, 1, "a client is served after the others closed");
+    await client.close();
+    assert.doesNotMatch(d.stderr(), /listener stopped/);
+  } finally {
+    for (const c of conns) c.close();
+    assert.equal(await d.stop(), 0);
+  }
+});
+
+Deno.test("defect 1: past max_connections a client is told busy; a freed slot serves again", async () => {
+  const dataDir = await dataDirWith('{ "max_connections": 4 }');
+  const d = await startDriver(["serve"], { dataDir });
+  const held: Deno.Conn[] = [];
+  try {
+    for (let i = 0; i < 4; i++) {
+      const c = await unix(d)();
+      await c.write(enc.encode(HELLO));
+      assert.equal((await lines(c, 1)).length, 1, "served while under the cap");
+      held.push(c);
+    }
+    const fifth = await unix(d)();
+    const [refusal] = await lines(fifth, 2);
+    const err = JSON.parse(refusal!).error;
+    assert.equal(err.data.code, "busy");
+    assert.equal(err.data.max_connections, 4);
+    assert.ok(await closedWithin(fifth, 2_000), "the refused connection is closed");
+    fifth.close();
+    held.pop()!.close();
+    await new Promise((ok) => setTimeout(ok, 100));
+    const again = await unix(d)();
+    await again.write(enc.encode(HELLO));
+    assert.ok(JSON.parse((await lines(again, 1))[0]!).result, "a freed slot is served");
+    again.close();
+  } finally {
+    for (const c of held) c.close();
+    assert.equal(await d.stop(), 0);
+  }
+});
+
+Deno.test("defect 1: a connection that never sends a request is closed; a session stays", async () => {
+  const dataDir = await dataDirWith('{ "connection_idle_ms": 300, "session_idle_ms": 60000 }');
+  const d = await startDriver(["serve", "--tcp"], { dataDir });
+  try {
+    const [host, port] = d.ready.endpoint!.split(":");
+    const connect = () => Deno.connect({ hostname: host!, port: Number(port) });
+    const silent = await connect();
+    const [notice] = await lines(silent, 1, 5_000);
+    assert.equal(JSON.parse(notice!).error.data.code, "timeout", "told why");
+    assert.ok(await closedWithin(silent, 2_000), "the silent connection is closed");
+    silent.close();
+
+    const session = await connect();
+    const hello = { jsonrpc: "2.0", id: 1, method: "hello", token: d.ready.token };
+    await session.write(enc.encode(JSON.stringify(hello) + "\n"));
+    assert.ok(JSON.parse((await lines(session, 1))[0]!).result);
+    // Quiet for four times the limit of a connection that never sent a request.
+    await new Promise((ok) => setTimeout(ok, 1_200));
+    await session.write(enc.encode(JSON.stringify({ ...hello, id: 2 }) + "\n"));
+    assert.equal(JSON.parse((await lines(session, 1))[0]!).id, 2);
+    session.close();
+  } finally {
+    assert.equal(await d.stop(), 0);
+  }
+});
+
+Deno.test("defect 12: refused token attempts are logged once and each one audited", async () => {
+  const d = await startDriver(["serve", "--tcp"]);
+  try {
+    const [host, port] = d.ready.endpoint!.split(":");
+    const conn = await Deno.connect({ hostname: host!, port: Number(port) });
+    const tries = [undefined, "", "0".repeat(64), d.ready.token + "x"];
+    for (const [i, token] of tries.entries()) {
+      const req = { jsonrpc: "2.0", id: i, method: "read_ui", ...(token ? { token } : {}) };
+      await conn.write(enc.encode(JSON.stringify(req) + "\n"));
+    }
+    const answers = (await lines(conn, tries.length)).map((l) => JSON.parse(l));
+    assert.deepEqual(answers.map((a) => a.error.data.code), tries.map(() => "unauthorized"));
+    conn.close();
+  } finally {
+    assert.equal(await d.stop(), 0);
+  }
+  assert.equal(d.stderr().match(/request refused/g)?.length, 1, "logged once, not per try");
+  assert.doesNotMatch(d.stderr(), new RegExp(d.ready.token!), "the token is never logged");
+  const audit = (await Deno.readTextFile(`${d.dataDir}/computer-use/driver/audit.jsonl`))
+    .trim().split("\n").map((l) => JSON.parse(l));
+  const refused = audit.filter((a) => a.outcome === "unauthorized");
+  assert.equal(refused.length, 4, "every refused request is audited");
+  assert.ok(refused.every((a) => a.op === "read_ui" && a.reason === "transport"));
+});
+
+Deno.test("defect 12: integer ids past 2^53 come back as sent", async () => {
+  const d = await startDriver(["serve"]);
+  try {
+    const conn = await unix(d)();
+    const ids = ["9007199254740993", "-9007199254740993", "123456789012345678901234567890"];
+    for (const id of ids) {
+      await conn.write(enc.encode(`{"jsonrpc":"2.0","method":"hello","id":${id}}\n`));
+    }
+    await conn.write(enc.encode(`{"jsonrpc":"2.0","id":18446744073709551617,"method":"nope"}\n`));
+    const got = await lines(conn, 4);
+    for (const id of ids) {
+      assert.ok(got.some((l) => l.startsWith(`{"jsonrpc":"2.0","id":${id},"result":`)), id);
+    }
+    assert.ok(
+      got.some((l) => l.startsWith('{"jsonrpc":"2.0","id":18446744073709551617,"error":')),
+      "errors keep the id too",
+    );
+    conn.close();
+  } finally {
+    assert.equal(await d.stop(), 0);
+  }
+});
+
+/** Runs `main.ts serve ARGS` to its exit; returns the code and what it printed. */
+async function serveExit(args: string[], dataDir: string) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "serve", ...args, "--data-dir", dataDir],
+    stdin: "null",
+    env: { ALLTERNIT_LOG_LEVEL: "info" },
+  }).output();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+Deno.test("defect 7: --socket in a folder others can write to is refused, the folder unchanged", async () => {
+  const shared = await Deno.makeTempDir({ prefix: "allternit-shared-" });
+  await Deno.chmod(shared, 0o1777);
+  const dataDir = await Deno.makeTempDir({ prefix: "allternit-rel-" });
+  const r = await serveExit(["--socket", `${shared}/x.sock`], dataDir);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /others can write to it \(mode 1777\)/);
+  assert.doesNotMatch(r.stderr, /\n\s+at /, "a sentence, not a stack trace");
+  assert.equal((await Deno.stat(shared)).mode! & 0o7777, 0o1777, "the folder is untouched");
+
+  // A folder the driver creates is made private.
+  const d = await startDriver(["serve", "--socket", `${shared}/own/deeper/x.sock`], { dataDir });
+  try {
+    assert.equal((await Deno.stat(`${shared}/own/deeper`)).mode! & 0o777, 0o700);
+  } finally {
+    assert.equal(await d.stop(), 0);
+  }
+  assert.equal((await Deno.stat(shared)).mode! & 0o7777, 0o1777);
+});
+
+Deno.test("defect 12: a non-loopback --host is a usage error (2), no stack trace", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "allternit-rel-" });
+  for (const host of ["0.0.0.0", "192.168.1.10", "::"]) {
+    const r = await serveExit(["--tcp", "--host", host], dataDir);
+    assert.equal(r.code, 2, host);
+    assert.match(r.stderr, /only loopback addresses are allowed/);
+    assert.doesNotMatch(r.stderr, /\n\s+at /);
+  }
+});
+
+Deno.test("defect 10: config values that would break the driver are refused with their line", async () => {
+  const cases: [string, RegExp][] = [
+    ['{\n  "versions": 8,\n  "watchdog_ms": 1\n}', /line 3: watchdog_ms: must be 0 \(off\)/],
+    ['{\n  "request_timeout_ms": 0\n}', /line 2: request_timeout_ms/],
+    ['{\n\n  "app_timeout_ms": 0\n}', /line 3: app_timeout_ms/],
+    ['{\n  "versions": "eight"\n}', /line 2: versions: .*number/],
+    ['{\n  "version": 8\n}', /line 2: version: Unrecognized key/],
+    ["[8]", /line 1: expected an object/],
+  ];
+  for (const [config, message] of cases) {
+    const r = await serveExit([], await dataDirWith(config));
+    assert.equal(r.code, 1, config);
+    assert.match(r.stderr, message, config);
+    assert.doesNotMatch(r.stderr, /\n\s+at /);
+  }
+  // An emptied config (blank, or only comments) means the defaults.
+  for (const config of ["", "// all defaults\n"]) {
+    const d = await startDriver(["serve"], { dataDir: await dataDirWith(config) });
+    assert.equal(await d.stop(), 0, JSON.stringify(config));
+  }
+});
