@@ -20,14 +20,25 @@ const Coord = z.number().min(-32_767).max(32_767);
 const ScrollSteps = z.number().int().min(-1_000).max(1_000);
 const Point = z.strictObject({ x: Coord, y: Coord });
 const Version = z.number().int().min(0);
-const WindowId = z.string().min(1);
+/**
+ * Strings a client chooses are bounded before they reach a map, router.json or the audit
+ * log: four 4-MiB app names once made router.json 88 MB. Ids are the driver's own (well
+ * under 256 characters); an app name is a process or window name; a query is something
+ * to look for on a screen.
+ */
+const Id = z.string().min(1).max(256);
+const AppName = z.string().min(1).max(256);
+const QueryText = z.string().max(1_000);
+/** Text to put into an element: a document's worth. */
+const Text = z.string().max(100_000);
+const WindowId = Id;
 
 /** `hello` and `list_apps` take nothing but a deadline. */
 export const NoParams = z.strictObject({ ...timeout });
 
 /** `read_ui`. */
 export const ReadUiParams = z.strictObject({
-  app: z.union([z.string().min(1), z.number().int().positive()]).optional(),
+  app: z.union([AppName, z.number().int().positive().max(2 ** 31)]).optional(),
   window: WindowId.optional(),
   since: Version.optional(),
   fresh: z.boolean().optional(),
@@ -39,9 +50,9 @@ export const ReadUiParams = z.strictObject({
 
 /** One element action, as `act` takes it and as a `run_batch` step. */
 const ElementAction = {
-  id: z.string().min(1),
+  id: Id,
   action: ActionName,
-  value: z.string().optional(),
+  value: Text.optional(),
 };
 
 /** Actions that put text somewhere need the text. */
@@ -77,16 +88,19 @@ export const PixelScrollParams = z.strictObject({
   y: Coord.optional(),
   ...timeout,
 });
-/** `pixel_type_text`. */
+/**
+ * `pixel_type_text`: keys are paced to the app, so a text's length is time; a longer text
+ * is several calls, or `act set_value`.
+ */
 export const PixelTypeTextParams = z.strictObject({
-  text: z.string().max(100_000),
+  text: z.string().max(10_000),
   ...timeout,
 });
 /** `pixel_key`: one chord such as `ctrl+a` or `Return`. */
-export const PixelKeyParams = z.strictObject({ keys: z.string().min(1), ...timeout });
+export const PixelKeyParams = z.strictObject({ keys: z.string().min(1).max(1_000), ...timeout });
 /** `hold_key`. */
 export const HoldKeyParams = z.strictObject({
-  key: z.string().min(1),
+  key: z.string().min(1).max(100),
   ms: z.number().int().min(1).max(60_000),
   ...timeout,
 });
@@ -120,20 +134,20 @@ export const RunBatchParams = z.strictObject({
 
 /** What `verify` and `find` match on. */
 const Query = {
-  role: z.string().optional(),
-  name: z.string().optional(),
-  value: z.string().optional(),
+  role: QueryText.optional(),
+  name: QueryText.optional(),
+  value: QueryText.optional(),
 };
 
 /** `verify`: one of `id` or `query` names the element. */
 export const VerifyParams = z.strictObject({
   window: WindowId,
-  id: z.string().optional(),
+  id: Id.optional(),
   query: z.strictObject(Query).optional(),
   expect: z.strictObject({
     exists: z.boolean().optional(),
-    name: z.string().optional(),
-    value: z.string().optional(),
+    name: Text.optional(),
+    value: Text.optional(),
     enabled: z.boolean().optional(),
     focused: z.boolean().optional(),
   }),
@@ -148,9 +162,9 @@ export const FindParams = z.strictObject({
   window: WindowId,
   query: z.strictObject({
     ...Query,
-    name_contains: z.string().optional(),
+    name_contains: QueryText.optional(),
     /** Case-insensitive, in the name or the value: a page's message, a cell's contents. */
-    text_contains: z.string().optional(),
+    text_contains: QueryText.optional(),
   }),
   /**
    * `map` (the default): the window's map, what shows. `all`: the app's whole tree for the

@@ -391,9 +391,24 @@ Deno.test("params: pixel_type_text rejects a missing or non-string text", () => 
   assertIssueAt(OPS.pixel_type_text.params, { text: 78 }, ["text"]);
 });
 
-Deno.test("params: pixel_type_text takes at most 100000 characters", () => {
-  assertAccepts(OPS.pixel_type_text.params, { text: "a".repeat(100_000) });
-  assertIssueAt(OPS.pixel_type_text.params, { text: "a".repeat(100_001) }, ["text"]);
+Deno.test("params: pixel_type_text takes at most 10000 characters", () => {
+  assertAccepts(OPS.pixel_type_text.params, { text: "a".repeat(10_000) });
+  assertIssueAt(OPS.pixel_type_text.params, { text: "a".repeat(10_001) }, ["text"]);
+});
+
+Deno.test("params: strings a client chooses are bounded, naming the field", () => {
+  const long = "x".repeat(4 * 1024 * 1024);
+  assertIssueAt(OPS.read_ui.params, { app: long }, ["app"]);
+  assertIssueAt(OPS.read_ui.params, { window: "w".repeat(257) }, ["window"]);
+  assertIssueAt(OPS.read_ui.params, { app: 2 ** 53 }, ["app"]);
+  assertIssueAt(OPS.find.params, { window: "w", query: { name: long } }, ["query", "name"]);
+  assertIssueAt(
+    OPS.act.params,
+    { window: "w", version: 1, id: "e".repeat(257), action: "press" },
+    ["id"],
+  );
+  assertIssueAt(OPS.pixel_key.params, { keys: "a+".repeat(600) }, ["keys"]);
+  assertAccepts(OPS.read_ui.params, { app: "a".repeat(256) });
 });
 
 // pixel_key

@@ -7,6 +7,10 @@ import assert from "node:assert/strict";
 import { type DriverProcess, startDriver } from "./support/driver_process.ts";
 import { DriverClient } from "../rpc/client.ts";
 import { LineSplitter } from "../util/framing.ts";
+import { desktopTests } from "./support/desktop.ts";
+import { mousepad, xdotoolClick } from "./support/apps.ts";
+import { centre, session } from "./support/client.ts";
+import { oracleFocusedLength } from "./support/oracle.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const enc = new TextEncoder();
@@ -246,4 +250,40 @@ Deno.test("defect 10: config values that would break the driver are refused with
     const d = await startDriver(["serve"], { dataDir: await dataDirWith(config) });
     assert.equal(await d.stop(), 0, JSON.stringify(config));
   }
+});
+
+Deno.test({
+  name:
+    "defect 9: pixel_type_text stops at its deadline; the app gets no more keys, others are served",
+  ...desktopTests(),
+  async fn() {
+    const app = await mousepad();
+    const s = await session();
+    try {
+      const r = await s.client.call("read_ui", { app: app.pid });
+      const area = r.elements!.find((e) => e.role === "AXTextArea")!;
+      await xdotoolClick(centre(area).x, centre(area).y);
+      assert.equal(await oracleFocusedLength(app.pid), 0, "the text view has the focus");
+      const text = "a".repeat(10_000);
+      let typingDone = false;
+      const typing = s.client.call("pixel_type_text", { text, timeout_ms: 1_000 })
+        .then(() => "ok", (e) => e.code as string)
+        .finally(() => typingDone = true);
+      await new Promise((ok) => setTimeout(ok, 200));
+      const other = await DriverClient.connect({ socket: s.proc.ready.socket! });
+      await other.call("hello");
+      assert.equal(typingDone, false, "a second client is served while keys are typed");
+      await other.close();
+      assert.equal(await typing, "timeout");
+      const atAnswer = await oracleFocusedLength(app.pid);
+      await new Promise((ok) => setTimeout(ok, 1_000));
+      const later = await oracleFocusedLength(app.pid);
+      assert.ok(atAnswer! > 0 && atAnswer! < text.length, `typed part of it: ${atAnswer}`);
+      // At most one paced chunk was still on its way when the deadline passed.
+      assert.ok(later! - atAnswer! <= 64, `no keys after the answer: ${atAnswer} → ${later}`);
+    } finally {
+      await s.close();
+      await app.stop();
+    }
+  },
 });

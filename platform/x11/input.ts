@@ -11,7 +11,7 @@ import { type X11Display, x11Handle, xtestFor } from "./display.ts";
 import { Keymap, ScratchKeys, type Stroke } from "./keymap.ts";
 import { keysymFor, parseKeys, textKeysyms } from "./keys.ts";
 import { delay, Presses } from "./presses.ts";
-import { pingAppAt } from "./ping.ts";
+import { pingAppAt, pingFocusedApp } from "./ping.ts";
 
 /** Gap between the clicks of a multi-click: well inside every toolkit's double-click time. */
 const CLICK_GAP_MS = 40;
@@ -22,6 +22,14 @@ const BUTTONS = { left: 1, middle: 2, right: 3 } as const;
 const SHIFT_L = 0xffe1n;
 /** How long input waits for the app a press landed on to read its release. */
 const RELEASE_PING_MS = 2_000;
+/**
+ * Keystrokes (and wheel notches) sent before waiting for the app to take them in. Sent
+ * all at once, a long text queued minutes of keys in the X server that no deadline could
+ * call back, and blocked the driver while it queued them.
+ */
+const PACE = 64;
+/** One wait for the app's answer; a slower app is asked again until the deadline. */
+const PACE_PING_MS = 1_000;
 
 /** Sends one input to the server and waits until it processed it. */
 export async function sendInput(
@@ -45,7 +53,7 @@ export async function sendInput(
         await released(display, input.from.x, input.from.y);
         break;
       case "scroll":
-        scroll(display, io, input);
+        await scroll(display, io, input, signal);
         break;
       case "type":
         await typeText(display, io, input.text, signal);
@@ -113,27 +121,49 @@ async function drag(
   io.flush();
 }
 
-function scroll(
+async function scroll(
   display: X11Display,
   io: Presses,
   input: Extract<PixelInput, { kind: "scroll" }>,
-): void {
+  signal: AbortSignal,
+): Promise<void> {
   if (input.x !== undefined || input.y !== undefined) {
     const here = display.pointerPosition();
     io.move(input.x ?? here.x, input.y ?? here.y);
   }
+  const at = display.pointerPosition();
   // X wheel buttons: 4 up, 5 down, 6 left, 7 right; one press per notch.
   const notches: [number, number][] = [
     [input.dy > 0 ? 5 : 4, Math.round(Math.abs(input.dy))],
     [input.dx > 0 ? 7 : 6, Math.round(Math.abs(input.dx))],
   ];
+  let sent = 0;
   for (const [button, count] of notches) {
     for (let n = 0; n < count; n++) {
+      if (++sent % PACE === 0) {
+        io.flush();
+        await paced(() => pingAppAt(display, at.x, at.y, PACE_PING_MS), signal);
+      }
+      signal.throwIfAborted();
       io.button(button, true);
       io.button(button, false);
     }
   }
   io.flush();
+}
+
+/**
+ * Waits until the app took in the input sent so far (its answer to a ping), asking again
+ * while it is slow; the request's deadline ends the wait (and the input). An app that
+ * takes no pings gets a turn of the event loop, so the driver serves others meanwhile.
+ */
+async function paced(ping: () => Promise<string>, signal: AbortSignal): Promise<void> {
+  while (true) {
+    signal.throwIfAborted();
+    const answer = await ping().catch(() => "no_client");
+    if (answer === "answered") return;
+    if (answer === "no_client") return await delay(1, signal);
+  }
 }
 
 async function typeText(
@@ -160,6 +190,9 @@ async function typeText(
     try {
       scratch.bind(missing);
       for (let k = i; k < j; k++) {
+        if (k > 0 && k % PACE === 0) {
+          await paced(() => pingFocusedApp(display, PACE_PING_MS), signal);
+        }
         signal.throwIfAborted();
         const sym = syms[k]!;
         io.tap(keymap.lookup(sym) ?? scratch.stroke(sym)!, shift);

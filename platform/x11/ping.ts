@@ -46,8 +46,12 @@ export function pingFocusedApp(display: X11Display, timeoutMs: number): Promise<
   return ping(display, timeoutMs, (h, pings) => {
     const focus = new BigUint64Array(1);
     h.x11.XGetInputFocus(h.dpy, focus, new Int32Array(1));
-    // 0 is None, 1 is PointerRoot: keys go to whatever is under the pointer.
-    return focus[0]! > 1n ? upFrom(h, focus[0]!, pings) : undefined;
+    if (focus[0]! > 1n) return upFrom(h, focus[0]!, pings);
+    // 0 is None: keys go nowhere. 1 is PointerRoot (no window manager set a focus): keys
+    // go to the window under the pointer, so that app is the one to ask.
+    if (focus[0] === 0n) return undefined;
+    const { x, y } = display.pointerPosition();
+    return topLevelAt(h, x, y, pings);
   });
 }
 
@@ -63,23 +67,26 @@ export function pingAppAt(
   y: number,
   timeoutMs: number,
 ): Promise<PingResult> {
-  return ping(display, timeoutMs, (h, pings) => {
-    const child = new BigUint64Array(1);
-    const out = new Int32Array(2);
-    const found = h.x11.XTranslateCoordinates(
-      h.dpy,
-      h.root,
-      h.root,
-      Math.round(x),
-      Math.round(y),
-      out.subarray(0, 1),
-      out.subarray(1, 2),
-      child,
-    );
-    if (!found || child[0] === 0n) return undefined;
-    // Under a reparenting window manager the top level is a frame around the client.
-    return downFrom(h, child[0]!, pings, 2);
-  });
+  return ping(display, timeoutMs, (h, pings) => topLevelAt(h, x, y, pings));
+}
+
+/** The window that takes pings among the top level at `x`, `y` and its first levels. */
+function topLevelAt(h: X11Handle, x: number, y: number, pings: PingAtoms): bigint | undefined {
+  const child = new BigUint64Array(1);
+  const out = new Int32Array(2);
+  const found = h.x11.XTranslateCoordinates(
+    h.dpy,
+    h.root,
+    h.root,
+    Math.round(x),
+    Math.round(y),
+    out.subarray(0, 1),
+    out.subarray(1, 2),
+    child,
+  );
+  if (!found || child[0] === 0n) return undefined;
+  // Under a reparenting window manager the top level is a frame around the client.
+  return downFrom(h, child[0]!, pings, 2);
 }
 
 /** Which atoms mark a window that takes pings. */

@@ -272,3 +272,24 @@ export async function oracleCell(
 ): Promise<OracleCell | null> {
   return await pyatspiJson<OracleCell | null>(CELL_SCRIPT, [pid, row, column], 30_000);
 }
+
+const FOCUSED_LENGTH_SCRIPT = `${FIRST_NODE}
+pid = int(sys.argv[1])
+def focused(node, depth=0):
+    if node is None or depth > 40:
+        return None
+    if node.getState().contains(pyatspi.STATE_FOCUSED):
+        return node
+    for i in range(min(node.childCount, 500)):
+        found = focused(node.getChildAtIndex(i), depth + 1)
+        if found is not None:
+            return found
+    return None
+_, node = first_in_windows(pid, focused)
+print("null" if node is None else node.queryText().characterCount)
+`;
+
+/** How many characters the focused text of process `pid` holds, or null without focus. */
+export async function oracleFocusedLength(pid: number): Promise<number | null> {
+  return await pyatspiJson<number | null>(FOCUSED_LENGTH_SCRIPT, [pid], 30_000);
+}
