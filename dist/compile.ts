@@ -22,10 +22,12 @@ export const TARGETS = [
 ] as const;
 
 const OUT = new URL("./out/", import.meta.url).pathname;
-/** Modules started as workers (the AXHub's run loop, UIA's MTA thread). */
-const WORKERS = ["engines/ax/hub/hub_worker.ts", "engines/uia/worker.ts"].map((p) =>
-  new URL(`../${p}`, import.meta.url).pathname
-);
+/** Modules started as workers (the AXHub's run loop, UIA's MTA thread, PNG encoding). */
+const WORKERS = [
+  "engines/ax/hub/hub_worker.ts",
+  "engines/uia/worker.ts",
+  "driver/images/png_worker.ts",
+].map((p) => new URL(`../${p}`, import.meta.url).pathname);
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
 async function sha256(path: string): Promise<string> {

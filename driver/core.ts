@@ -12,6 +12,7 @@ import { LiveMap } from "../live/live_map.ts";
 import type { AuditLog, Router } from "../router/mod.ts";
 import { WindowLocks } from "../locks/mod.ts";
 import { AppWindows } from "./app_windows.ts";
+import { ImagePool } from "./images/pool.ts";
 
 /** Shared state of one driver. */
 export class DriverCore {
@@ -27,6 +28,8 @@ export class DriverCore {
   readonly audit: AuditLog;
   /** Each app's windows as last listed, to tell which window an app read means. */
   readonly appWindows: AppWindows = new AppWindows();
+  /** Encodes screenshots and zooms off the event loop. */
+  readonly images: ImagePool = new ImagePool();
   readonly #loaded: LoadedEngine[];
 
   /** Wires the shared parts. */

@@ -135,6 +135,7 @@ export class Driver {
     await this.#core.live.close();
     await this.#store.close();
     await this.#core.audit.close();
+    this.#core.images.close();
     await Promise.allSettled(this.#core.loaded.map((l) => l.engine?.close()));
   }
 }

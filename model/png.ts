@@ -53,3 +53,29 @@ export function cropCapture(capture: Capture, rect: Bounds): Capture {
     rgba,
   };
 }
+
+/** Nearest-neighbour scaling by `factor`: zoom is for reading small text, not for beauty. */
+export function scaleCapture(c: Capture, factor: number): Capture {
+  const width = Math.max(1, Math.round(c.width * factor));
+  const height = Math.max(1, Math.round(c.height * factor));
+  const rgba = new Uint8Array(width * height * 4);
+  const src = new Uint32Array(c.rgba.buffer, c.rgba.byteOffset, c.width * c.height);
+  const dst = new Uint32Array(rgba.buffer);
+  for (let y = 0; y < height; y++) {
+    const sy = Math.min(c.height - 1, Math.floor(y / factor)) * c.width;
+    for (let x = 0; x < width; x++) {
+      dst[y * width + x] = src[sy + Math.min(c.width - 1, Math.floor(x / factor))]!;
+    }
+  }
+  return { width, height, scale: c.scale * factor, origin: c.origin, rgba };
+}
+
+/** Base64 of `bytes`, in slices so no argument list grows with the image. */
+export function base64(bytes: Uint8Array): string {
+  let s = "";
+  const CHUNK = 0x8000;
+  for (let i = 0; i < bytes.length; i += CHUNK) {
+    s += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
+  }
+  return btoa(s);
+}

@@ -179,10 +179,29 @@ export const FindParams = z.strictObject({
 /** `screenshot`. */
 export const ScreenshotParams = z.strictObject({ window: WindowId.optional(), ...timeout });
 
+/**
+ * Most pixels (in screen points × scale²) a `zoom` answers: a 2048 × 2048 image. Zoom is
+ * for reading small text; a full screen at scale 8 once took 7 s and 530 MB.
+ */
+export const ZOOM_MAX_PIXELS = 2048 * 2048;
+
 /** `zoom`. */
 export const ZoomParams = z.strictObject({
   window: WindowId.optional(),
   region: Bounds.refine((r) => r.w > 0 && r.h > 0, "Region must have a positive size"),
   scale: z.number().min(0.1).max(8).optional(),
   ...timeout,
+}).superRefine((p, ctx) => {
+  const factor = p.scale ?? 1;
+  const pixels = p.region.w * p.region.h * factor * factor;
+  if (pixels <= ZOOM_MAX_PIXELS) return;
+  const fits = Math.sqrt(ZOOM_MAX_PIXELS / (p.region.w * p.region.h));
+  ctx.addIssue({
+    code: "custom",
+    path: ["scale"],
+    message: `${p.region.w}x${p.region.h} at scale ${factor} is ${Math.round(pixels)} pixels, ` +
+      `over the ${ZOOM_MAX_PIXELS} a zoom answers: use a smaller region or scale ≤ ${
+        Math.floor(fits * 100) / 100
+      }`,
+  });
 });

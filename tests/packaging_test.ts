@@ -50,4 +50,10 @@ Deno.test("the bundle runs the CLI with the real AT-SPI engine", async () => {
   assert.ok(hello.success, new TextDecoder().decode(hello.stderr));
   const report = JSON.parse(new TextDecoder().decode(hello.stdout));
   assert.equal(report.engines.find((e: { name: string }) => e.name === "atspi")?.available, true);
+  // Screenshots are encoded by a worker, which the bundle ships beside it.
+  const shot = await run(["run", "-A", "dist/out/allternit-driver.js", "call", "screenshot"]
+    .concat("--in-process"));
+  assert.ok(shot.success, new TextDecoder().decode(shot.stdout));
+  const png = JSON.parse(new TextDecoder().decode(shot.stdout)).png as string;
+  assert.equal(atob(png.slice(0, 8)).slice(1, 4), "PNG");
 });

@@ -287,3 +287,62 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "defect 3: zoom answers within a pixel budget; images are encoded off the event loop",
+  ...desktopTests(),
+  async fn() {
+    const s = await session();
+    try {
+      const screen = await s.client.call("screenshot");
+      const full = { x: 0, y: 0, w: screen.width, h: screen.height };
+      const err = await s.client.call("zoom", { region: full, scale: 8 }).catch((e) => e);
+      assert.equal(err.code, "invalid_params");
+      assert.deepEqual(err.data.issues[0].path, ["scale"]);
+      assert.match(err.message, /smaller region or scale/);
+
+      const zoomed = await s.client.call("zoom", {
+        region: { x: 10, y: 20, w: 100, h: 50 },
+        scale: 4,
+      });
+      assert.deepEqual([zoomed.width, zoomed.height, zoomed.scale], [400, 200, 4]);
+
+      // Six full-screen images at once; a hello sent after them is answered first.
+      let imagesDone = 0;
+      const images = Array.from(
+        { length: 6 },
+        (_, i) =>
+          (i % 2 ? s.client.call("screenshot") : s.client.call("zoom", { region: full, scale: 1 }))
+            .then((r) => (imagesDone++, r)),
+      );
+      await new Promise((ok) => setTimeout(ok, 50));
+      await s.client.call("hello");
+      assert.ok(imagesDone < 6, `hello waited for ${imagesDone} of 6 images`);
+      for (const r of await Promise.all(images)) assert.equal(r.width, screen.width);
+    } finally {
+      await s.close();
+    }
+  },
+});
+
+Deno.test("defect 6: client-chosen strings are bounded before router.json and the audit log", async () => {
+  const d = await startDriver(["serve"]);
+  try {
+    const client = await DriverClient.connect({ socket: d.ready.socket! });
+    for (let i = 0; i < 5; i++) {
+      const app = `${i}${"x".repeat(4 * 1024 * 1024 - 100)}`;
+      const err = await client.call("read_ui", { app }).catch((e) => e);
+      assert.equal(err.code, "invalid_params");
+      assert.deepEqual(err.data.issues[0].path, ["app"]);
+    }
+    assert.equal((await client.call("hello")).protocol, 1);
+    await client.close();
+  } finally {
+    assert.equal(await d.stop(), 0);
+  }
+  const dir = `${d.dataDir}/computer-use/driver`;
+  for (const file of ["router.json", "audit.jsonl"]) {
+    const size = await Deno.stat(`${dir}/${file}`).then((s) => s.size, () => 0);
+    assert.ok(size < 64 * 1024, `${file} is ${size} bytes`);
+  }
+});
