@@ -27,11 +27,13 @@ import { resolveTarget, type Target } from "./target.ts";
 const VISION = "vision";
 
 /**
- * Ops answered from a window's elements. Whether those come from its tree, its pixels or
- * both is rule 4's call, never the router's: an OCR engine that measured faster must not
- * take a tree app's reads over.
+ * Ops answered from a window's elements, and `list_apps`, whose window ids the reads must
+ * find again. Whether elements come from a tree, pixels or both is rule 4's call, never
+ * the router's: an OCR engine that measured faster (or stood in during a short outage of
+ * the accessibility bus) must not take a tree app's reads over, nor hand out window ids
+ * that `read_ui` answers under other names.
  */
-const ELEMENT_READS: ReadonlySet<OpName> = new Set(["read_ui", "find", "verify"]);
+const TREE_FIRST: ReadonlySet<OpName> = new Set(["read_ui", "find", "verify", "list_apps"]);
 
 /** Engines whose elements come from pixels: vision, and a tree merged with vision. */
 function fromPixels(engine: string): boolean {
@@ -71,7 +73,7 @@ export function pickEngine(
     return { engine: mapEngine, reason: "map", app, window };
   }
   const trees = capable.filter((e) => !fromPixels(e));
-  const among = ELEMENT_READS.has(op) && trees.length > 0 ? trees : undefined;
+  const among = TREE_FIRST.has(op) && trees.length > 0 ? trees : undefined;
   const d = core.router.decide({ op, kind, app, ...(among ? { among } : {}) });
   return { engine: d.engine, reason: d.reason, app, window };
 }

@@ -35,6 +35,8 @@ export interface LiveReport {
   state: "live" | "degraded";
   /** Why degraded. */
   reason?: string;
+  /** With `app_not_responding`: how old the map is, in ms. */
+  age_ms?: number;
 }
 
 /** A window to read and where it lives. */
@@ -170,6 +172,10 @@ export class LiveMap {
 
   /** Live state of a window for answers. */
   state(w: Watched | undefined): LiveReport {
+    if (w?.notResponding !== undefined) {
+      const age = Math.round(performance.now() - w.readAt);
+      return { state: "degraded", reason: "app_not_responding", age_ms: age };
+    }
     if (this.#subscribeError) return { state: "degraded", reason: this.#subscribeError };
     if (w?.degraded) return { state: "degraded", reason: w.degraded };
     return { state: "live" };
@@ -195,8 +201,10 @@ export class LiveMap {
     this.windows.use(w.window); // only callers ask for the current map
     const checkable = !w.needsFull && w.pending.size === 0 && !w.degraded &&
       !this.#subscribeError;
-    if (!this.isFresh(w) && checkable) await this.#probe(w);
-    if (this.isFresh(w)) {
+    // A hung app is asked once more (a probe: two calls under the app timeout) rather than
+    // walked, which would spend the app timeout on every node it was asked for.
+    if (w.notResponding !== undefined || (!this.isFresh(w) && checkable)) await this.#probe(w);
+    if (w.notResponding !== undefined || this.isFresh(w)) {
       if (!processAlive(w.pid)) {
         // Exited before its exit reached us as a signal: forget it, and say so.
         this.#forgetApp(w.app);
@@ -389,8 +397,12 @@ export class LiveMap {
       } else if (!w.needsFull) {
         w.verifiedAt = performance.now();
       }
+      w.notResponding = undefined;
     } catch (err) {
       this.#forgetIfGone(w, err);
+      if (err instanceof DriverError && err.code === "timeout") {
+        w.notResponding ??= performance.now();
+      }
     }
   }
 

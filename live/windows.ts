@@ -42,6 +42,11 @@ export interface Watched {
   probe: { childCount: number; focused: string | null; seen: number } | undefined;
   /** Probes that caught a change no notification announced. */
   misses: number;
+  /**
+   * Since when (`performance.now()`) the app has not answered a probe or a read in time:
+   * it is hung or stopped, and the map is only what it showed before.
+   */
+  notResponding: number | undefined;
   /** The engine's tree behind the current map, kept to apply patches to. */
   tree: RawNode;
   /** Engine handles of every node in `tree`: which notifications concern this window. */
@@ -150,6 +155,7 @@ export class WindowStore {
         degraded: undefined,
         probe: undefined,
         misses: 0,
+        notResponding: undefined,
         tree: tree.root,
         handles: handlesOf(tree.root),
         pending: new Map(),

@@ -14,6 +14,8 @@ export const Common = { engine: z.string(), ms: z.number() };
 export const LiveState = z.strictObject({
   state: z.enum(["live", "degraded"]),
   reason: z.string().optional(),
+  /** With `reason: "app_not_responding"`: the map's age in ms (what the app last showed). */
+  age_ms: z.number().int().min(0).optional(),
 });
 
 /** One engine in `hello`. */

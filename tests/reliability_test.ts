@@ -8,7 +8,7 @@ import { type DriverProcess, startDriver } from "./support/driver_process.ts";
 import { DriverClient } from "../rpc/client.ts";
 import { LineSplitter } from "../util/framing.ts";
 import { desktopTests } from "./support/desktop.ts";
-import { mousepad, xdotoolClick } from "./support/apps.ts";
+import { calculator, mousepad, xdotoolClick } from "./support/apps.ts";
 import { centre, session } from "./support/client.ts";
 import { oracleFocusedLength } from "./support/oracle.ts";
 
@@ -345,4 +345,159 @@ Deno.test("defect 6: client-chosen strings are bounded before router.json and th
     const size = await Deno.stat(`${dir}/${file}`).then((s) => s.size, () => 0);
     assert.ok(size < 64 * 1024, `${file} is ${size} bytes`);
   }
+});
+
+/** The session's at-spi2-registryd, from the pids desktop-session.sh started. */
+async function registryPid(): Promise<number> {
+  const dir = Deno.env.get("ALLTERNIT_SESSION_DIR") ?? "/tmp/allternit-desktop";
+  const pids = (await Deno.readTextFile(`${dir}/pids`)).split("\n").filter(Boolean).map(Number);
+  for (const pid of pids) {
+    const comm = await Deno.readTextFile(`/proc/${pid}/comm`).catch(() => "");
+    if (comm.trim().startsWith("at-spi2-registr")) return pid;
+  }
+  throw new Error(`No at-spi2-registryd among the session's pids ${pids}`);
+}
+
+const windowIds = (apps: { windows: { window: string }[] }[]) =>
+  apps.flatMap((a) => a.windows.map((w) => w.window));
+
+Deno.test({
+  name:
+    "defect 4: after the registry stalls, list_apps comes from the tree again, with read_ui's ids",
+  ...desktopTests(),
+  async fn() {
+    const calc = await calculator();
+    const s = await session();
+    const registry = await registryPid();
+    try {
+      const before = await s.client.call("read_ui", { app: calc.pid });
+      assert.equal(before.engine, "atspi");
+      Deno.kill(registry, "SIGSTOP");
+      try {
+        for (let i = 0; i < 4; i++) {
+          const r = await s.client.call("list_apps", { timeout_ms: 700 }).catch((e) => e);
+          assert.notEqual(r.engine, "vision", "a tree app's windows are not listed by vision");
+        }
+      } finally {
+        Deno.kill(registry, "SIGCONT");
+      }
+      for (let i = 0; i < 10; i++) {
+        const listed = await s.client.call("list_apps");
+        assert.equal(listed.engine, "atspi", `list_apps ${i} after the stall`);
+        const read = await s.client.call("read_ui", { app: calc.pid });
+        assert.equal(read.engine, "atspi");
+        assert.ok(windowIds(listed.apps).includes(read.window), "list_apps lists read_ui's window");
+      }
+    } finally {
+      await s.close();
+      await calc.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: "defect 5: a relaunched app is read from its tree as soon as the tree is there",
+  ...desktopTests(),
+  async fn() {
+    const s = await session();
+    let calc = await calculator();
+    try {
+      assert.equal((await s.client.call("read_ui", { app: "gnome-calculator" })).engine, "atspi");
+      await calc.stop();
+      const child = new Deno.Command("gnome-calculator", { stdout: "null", stderr: "null" })
+        .spawn();
+      calc = { pid: child.pid, stop: () => stopChild(child) };
+      const deadline = Date.now() + 20_000;
+      const engines: string[] = [];
+      while (Date.now() < deadline && engines.filter((e) => e === "atspi").length < 5) {
+        const r = await s.client.call("read_ui", { app: "gnome-calculator" }).catch((e) => e);
+        if (r.engine) engines.push(r.engine);
+        await new Promise((ok) => setTimeout(ok, 200));
+      }
+      const first = engines.indexOf("atspi");
+      assert.ok(first >= 0, `never read from the tree: ${engines}`);
+      assert.deepEqual(engines.slice(first), Array(engines.length - first).fill("atspi"));
+      const byPid = await s.client.call("read_ui", { app: child.pid });
+      assert.equal(byPid.engine, "atspi");
+      const listed = await s.client.call("list_apps");
+      assert.ok(windowIds(listed.apps).includes(byPid.window));
+    } finally {
+      await s.close();
+      await calc.stop();
+    }
+  },
+});
+
+async function stopChild(child: Deno.ChildProcess): Promise<void> {
+  try {
+    child.kill("SIGKILL");
+  } catch { /* gone */ }
+  await child.status;
+}
+
+Deno.test({
+  name: "defect 11: a stopped app's reads say app_not_responding with the map's age",
+  ...desktopTests(),
+  async fn() {
+    const pad = await mousepad();
+    const calc = await calculator();
+    const s = await session({}, { probe_ms: 300 });
+    try {
+      const r = await s.client.call("read_ui", { app: pad.pid });
+      assert.equal(r.live.state, "live");
+      Deno.kill(pad.pid, "SIGSTOP");
+      try {
+        await new Promise((ok) => setTimeout(ok, 1_500));
+        const frozen = await s.client.call("read_ui", { window: r.window, timeout_ms: 5_000 });
+        assert.deepEqual(
+          [frozen.live.state, frozen.live.reason],
+          ["degraded", "app_not_responding"],
+        );
+        assert.ok(frozen.live.age_ms! >= 1_000, `age ${frozen.live.age_ms}`);
+        assert.equal(frozen.version, r.version, "the map it last showed");
+        const other = await s.client.call("read_ui", { app: calc.pid });
+        assert.equal(other.live.state, "live", "other apps read as usual");
+      } finally {
+        Deno.kill(pad.pid, "SIGCONT");
+      }
+      const deadline = Date.now() + 10_000;
+      let state = "degraded";
+      while (state !== "live" && Date.now() < deadline) {
+        state = (await s.client.call("read_ui", { window: r.window })).live.state;
+      }
+      assert.equal(state, "live", "live again once the app answers");
+    } finally {
+      await s.close();
+      await pad.stop();
+      await calc.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: "defect 12: read_ui naming an app and another app's window is invalid_params",
+  ...desktopTests(),
+  async fn() {
+    const pad = await mousepad();
+    const calc = await calculator();
+    const s = await session();
+    try {
+      const c = await s.client.call("read_ui", { app: calc.pid });
+      for (const fresh of [false, true]) {
+        const err = await s.client.call("read_ui", { app: "mousepad", window: c.window, fresh })
+          .catch((e) => e);
+        assert.equal(err.code, "invalid_params");
+        assert.match(err.message, /belongs to "gnome-calculator"/);
+      }
+      const pidErr = await s.client.call("read_ui", { app: pad.pid, window: c.window })
+        .catch((e) => e);
+      assert.equal(pidErr.code, "invalid_params");
+      const same = await s.client.call("read_ui", { app: "Gnome-Calculator", window: c.window });
+      assert.equal(same.window, c.window);
+    } finally {
+      await s.close();
+      await pad.stop();
+      await calc.stop();
+    }
+  },
 });

@@ -35,6 +35,25 @@ function watchedApp(
   return current === undefined ? undefined : core.live.windows.peek(current);
 }
 
+/**
+ * A read that names both a window and an app means that app's window: when the window is
+ * another app's, the caller has mixed up its ids, and answering the other app would hide
+ * that.
+ */
+function sameApp(target: Target, app: string | number): void {
+  const same = typeof app === "number"
+    ? target.pid === app
+    : target.appName.toLowerCase() === app.toLowerCase();
+  if (same) return;
+  throw new DriverError(
+    "invalid_params",
+    `Window "${target.window}" belongs to "${target.appName}" (pid ${target.pid}), not ${
+      JSON.stringify(app)
+    }`,
+    { issues: [{ path: ["app"], message: "names another app than the window's" }] },
+  );
+}
+
 /** Serves `read_ui`. */
 export async function readUi(
   core: DriverCore,
@@ -48,6 +67,7 @@ export async function readUi(
   const located = known
     ? { target: known, engine: known.map.engine }
     : await locateWindow(core, engine, p, ctx.signal);
+  if (p.window !== undefined && p.app !== undefined) sameApp(located.target, p.app);
   const walk = async (l: { target: Target; engine: string }) => ({
     watched: await core.live.refresh(l.target, ctx.signal, p.fresh === true, l.engine),
     cached: false,
