@@ -28,6 +28,7 @@ const SCRIPTS = [
   "bench/driver_bench.ts",
   "bench/live_bench.ts",
   "bench/vision_bench.ts",
+  "bench/reliability_bench.ts",
   "bench/web_bench.ts",
 ];
 

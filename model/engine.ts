@@ -255,7 +255,10 @@ export interface Engine {
   ): Promise<ActOutcome>;
   /** Screen-wide pointer and keyboard input. */
   input(input: PixelInput, signal: AbortSignal): Promise<void>;
-  /** Pixels of a window, or of the whole screen without one. */
+  /**
+   * Pixels of a window, or of the whole screen without one: a new capture the caller owns
+   * (the driver hands its pixels to its image worker, so an engine keeps no reference).
+   */
   capture(window: string | undefined, signal: AbortSignal): Promise<Capture>;
   /** Starts delivering change notifications; returns the unsubscribe function. */
   subscribe(listener: (event: EngineEvent) => void): Promise<() => Promise<void>>;

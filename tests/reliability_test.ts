@@ -11,6 +11,7 @@ import { desktopTests } from "./support/desktop.ts";
 import { calculator, mousepad, xdotoolClick } from "./support/apps.ts";
 import { centre, session } from "./support/client.ts";
 import { oracleFocusedLength } from "./support/oracle.ts";
+import { fuzzedRequests } from "./support/fuzz.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const enc = new TextEncoder();
@@ -43,6 +44,11 @@ async function lines(conn: Deno.Conn, n: number, timeoutMs = 10_000): Promise<st
     clearTimeout(timer);
   }
   return out;
+}
+
+/** Writes all of `bytes` (one `write` may take only part of them). */
+async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
+  for (let off = 0; off < bytes.length;) off += await conn.write(bytes.subarray(off));
 }
 
 /** True when the peer closed `conn` within `ms`. */
@@ -498,6 +504,39 @@ Deno.test({
       await s.close();
       await pad.stop();
       await calc.stop();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "fuzzed params for every op: each gets a structured answer, none internal, the driver serves on",
+  ...desktopTests(),
+  async fn() {
+    const d = await startDriver(["serve"]);
+    try {
+      const requests = fuzzedRequests(25, 22);
+      const conn = await unix(d)();
+      const payload = requests.map((r) => JSON.stringify({ jsonrpc: "2.0", ...r })).join("\n");
+      const writing = writeAll(conn, enc.encode(payload + "\n"));
+      const answers = (await lines(conn, requests.length, 60_000)).map((l) => JSON.parse(l));
+      await writing;
+      conn.close();
+      assert.equal(answers.length, requests.length, "every request answered");
+      const internal = answers.filter((a) => a.error?.data?.code === "internal");
+      assert.deepEqual(
+        internal.map((a) => [requests[a.id - 1]!.method, a.error.message]),
+        [],
+        "no input is a bug",
+      );
+      assert.ok(
+        answers.every((a) => a.result !== undefined || typeof a.error?.data?.code === "string"),
+      );
+      const client = await DriverClient.connect({ socket: d.ready.socket! });
+      assert.equal((await client.call("hello")).protocol, 1);
+      await client.close();
+    } finally {
+      assert.equal(await d.stop(), 0);
     }
   },
 });
