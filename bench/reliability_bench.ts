@@ -289,9 +289,57 @@ async function stopped(d: DriverProcess): Promise<void> {
   }
 }
 
+/** How long a `hello` waits at most while heavy ops (full-screen images) run. */
+async function loopLag(d: DriverProcess): Promise<void> {
+  const heavy = await DriverClient.connect({ socket: d.ready.socket! });
+  const probe = await DriverClient.connect({ socket: d.ready.socket! });
+  try {
+    const quiet: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      const t0 = performance.now();
+      await probe.call("hello");
+      quiet.push(performance.now() - t0);
+    }
+    const screen = await heavy.call("screenshot");
+    const full = { x: 0, y: 0, w: screen.width, h: screen.height };
+    let running = true;
+    const work = Promise.all(
+      Array.from(
+        { length: 12 },
+        (_, i) =>
+          i % 2
+            ? heavy.call("screenshot")
+            : heavy.call("zoom", { region: full, scale: Math.min(1.5, 2048 / screen.width) }),
+      ),
+    ).finally(() => running = false);
+    const busy: number[] = [];
+    while (running) {
+      const t0 = performance.now();
+      await probe.call("hello");
+      busy.push(performance.now() - t0);
+      await sleep(5);
+    }
+    await work;
+    emit({
+      bench: "reliability: hello round trip while 12 full-screen images are made (max)",
+      figure: r2(Math.max(...busy)),
+      unit: "ms",
+      peer: "idle driver (max)",
+      peer_figure: r2(Math.max(...quiet)),
+      note: `median ${r2(median(busy))} ms over ${busy.length} hellos; idle median ${
+        r2(median(quiet))
+      } ms`,
+    });
+  } finally {
+    await heavy.close();
+    await probe.close();
+  }
+}
+
 const d = await startDriver(["serve"]);
 try {
   await fuzz(d);
+  await loopLag(d);
   await churn(d);
   await stopped(d);
 } finally {
