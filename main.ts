@@ -6,13 +6,12 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { serve } from "./cli/serve.ts";
-import { forward } from "./cli/forward.ts";
-import { callOnce } from "./cli/call.ts";
-import { selectTools, TOOL_NAMES } from "./mcp/catalogue.ts";
-import { OP_NAMES, OPS } from "./protocol/ops.ts";
 import { VERSION } from "./model/version.ts";
 import { isLoopback } from "./rpc/listen.ts";
+
+// Each command loads its own modules when it runs: the forwarder and a `call` to a running
+// driver start in about Deno's own start time, without the driver, its engines, zod or
+// the MCP SDK they would otherwise evaluate first.
 
 const HELP: Record<string, string> = {
   main: `allternit-driver ${VERSION}: reads and operates desktop apps for AI agents.
@@ -59,7 +58,7 @@ reachable (or with --in-process). Prints the result as JSON on stdout; on error 
 {"error":...} there instead and exits 1 (logs go to stderr).
 
 Ops:
-${OP_NAMES.map((n) => `  ${n.padEnd(16)}${OPS[n].summary}`).join("\n")}`,
+{OPS}`,
   mcp:
     `Usage: allternit-driver mcp [--socket PATH | --endpoint HOST:PORT] [--ops LIST] [--in-process]
                            [--data-dir DIR]
@@ -72,9 +71,26 @@ when none answers (or with --in-process). Stops when stdin ends or on SIGTERM/SI
   --ops LIST      offer only these tools, comma separated (default: all)
   --data-dir DIR  data folder (default ALLTERNIT_DATA_DIR or the OS convention)
 
-Tools: ${TOOL_NAMES.join(", ")}`,
+Tools: {TOOLS}`,
 };
 HELP.hello = HELP.call!;
+
+/** A command's help, with the op and tool lists loaded only when help is asked for. */
+async function helpOf(command: string): Promise<string> {
+  let text = HELP[command]!;
+  if (text.includes("{OPS}")) {
+    const { OP_NAMES, OPS } = await import("./protocol/ops.ts");
+    text = text.replace(
+      "{OPS}",
+      OP_NAMES.map((n) => `  ${n.padEnd(16)}${OPS[n].summary}`).join("\n"),
+    );
+  }
+  if (text.includes("{TOOLS}")) {
+    const { TOOL_NAMES } = await import("./mcp/catalogue.ts");
+    text = text.replace("{TOOLS}", TOOL_NAMES.join(", "));
+  }
+  return text;
+}
 
 async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
@@ -110,12 +126,12 @@ async function main(args: string[]): Promise<number> {
       },
     });
   } catch (err) {
-    console.error(`${(err as Error).message}\n\n${HELP[command]}`);
+    console.error(`${(err as Error).message}\n\n${await helpOf(command)}`);
     return 2;
   }
   const { values: v, positionals } = parsed;
   if (v.help) {
-    console.log(HELP[command]);
+    console.log(await helpOf(command));
     return 0;
   }
   const target = {
@@ -138,6 +154,7 @@ async function main(args: string[]): Promise<number> {
         console.error(`Refusing --host "${v.host}": only loopback addresses are allowed`);
         return 2;
       }
+      const { serve } = await import("./cli/serve.ts");
       return await serve({
         ...target,
         ...(v.tcp ? { tcp: true } : {}),
@@ -147,13 +164,18 @@ async function main(args: string[]): Promise<number> {
         ...(v["print-env"] ? { printEnv: true } : {}),
       });
     }
-    case "rpc":
+    case "rpc": {
+      const { forward } = await import("./cli/forward.ts");
       return await forward(target);
-    case "hello":
+    }
+    case "hello": {
+      const { callOnce } = await import("./cli/call.ts");
       return await callOnce("hello", undefined, { ...target, inProcess: v["in-process"] ?? false });
+    }
     case "mcp": {
       let tools;
       try {
+        const { selectTools } = await import("./mcp/catalogue.ts");
         tools = selectTools(v.ops);
       } catch (err) {
         console.error((err as Error).message);
@@ -166,9 +188,10 @@ async function main(args: string[]): Promise<number> {
     case "call": {
       const [op, params] = positionals;
       if (!op) {
-        console.error(HELP.call);
+        console.error(await helpOf(command));
         return 2;
       }
+      const { callOnce } = await import("./cli/call.ts");
       return await callOnce(op, params, { ...target, inProcess: v["in-process"] ?? false });
     }
   }

@@ -9,7 +9,6 @@
 import { DriverClient } from "../rpc/client.ts";
 import { DriverError, isDriverError, toRpcError } from "../protocol/errors.ts";
 import { resolveTarget, type TargetOptions } from "./target.ts";
-import { assemble } from "./setup.ts";
 import { type SyncWriter, writeAllSync } from "../util/write.ts";
 
 /** Runs one op; resolves with the exit code. */
@@ -49,6 +48,8 @@ async function run(
       }
     }
   }
+  // The whole driver loads only here: a call to a running one needs none of it.
+  const { assemble } = await import("./setup.ts");
   const { driver, dispatcher } = await assemble(options.dataDir);
   try {
     return await dispatcher.call(op, params);

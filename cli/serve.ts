@@ -12,6 +12,7 @@ import { newToken, tokenMatches } from "../rpc/token.ts";
 import { writeFileAtomic } from "../util/atomic.ts";
 import { log } from "../util/log.ts";
 import { startWatchdog } from "../util/watchdog.ts";
+import { setAlarm } from "../ffi/posix_libc.ts";
 import { ensurePrivateDir } from "../util/paths.ts";
 import { assemble } from "./setup.ts";
 import { writeAllSync } from "../util/write.ts";
@@ -97,7 +98,9 @@ export async function serve(options: ServeOptions): Promise<number> {
   }
 
   const stalled = driver.config.watchdog_ms;
-  const stopWatchdog = stalled > 0 ? startWatchdog({ stallMs: stalled }) : () => {};
+  // POSIX systems end a stalled driver with alarm(2); Windows needs the watchdog worker.
+  const alarm = Deno.build.os === "windows" ? {} : { alarm: setAlarm };
+  const stopWatchdog = stalled > 0 ? startWatchdog({ stallMs: stalled, ...alarm }) : () => {};
   const reason = await Promise.race([
     signalled,
     ...(options.exitWithParent ? [untilParentGone(parent, stop.signal)] : []),

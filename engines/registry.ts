@@ -8,6 +8,7 @@
 import type { Availability, Engine } from "../model/engine.ts";
 import { ATSPI_OPS } from "./atspi/ops.ts";
 import { CUA_OPS } from "./cua/ops.ts";
+import { locateCuaDriver } from "./cua/locate.ts";
 import { UIA_OPS } from "./uia/ops.ts";
 import { AX_OPS } from "./ax/ops.ts";
 import { VISION_OPS } from "./vision/ops.ts";
@@ -53,7 +54,12 @@ export const ENGINES: readonly EngineEntry[] = [
     name: "cua",
     os: ["linux", "darwin", "windows"],
     ops: CUA_OPS,
-    load: async () => (await import("./cua/engine.ts")).CuaEngine.fromEnvironment(),
+    // The engine module brings the MCP SDK (about 22 MB): loaded only when Cua is there.
+    load: async () => {
+      const command = locateCuaDriver();
+      if (!command) throw new Error("cua_driver_not_found");
+      return new (await import("./cua/engine.ts")).CuaEngine({ command });
+    },
   },
   {
     // Pixels and OCR, for windows with no accessibility tree (X11 capture and input).

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { openLibrary } from "./open.ts";
+import { isFile, libraryPresent, openLibrary } from "./open.ts";
 
 /** libtesseract symbols. `TessBaseAPI *` and `char *` results are pointers. */
 export const TESSERACT_SYMBOLS = {
@@ -78,6 +78,20 @@ export function loadTesseract(): Tesseract {
     "apt-get install tesseract-ocr, or set ALLTERNIT_LIBTESSERACT",
   );
   return lib;
+}
+
+/**
+ * Why Tesseract could not be used, judged from its files without loading it (`no_tesseract`
+ * for the library, `no_tesseract_data` for the `language` model), or undefined when both
+ * are there. Loading it costs the process about 33 MB, so availability asks this instead.
+ */
+export function tesseractMissing(language = "eng"): string | undefined {
+  if (!libraryPresent("ALLTERNIT_LIBTESSERACT", "libtesseract.so.5")) return "no_tesseract";
+  const prefix = Deno.env.get("TESSDATA_PREFIX");
+  const dirs = prefix
+    ? [prefix, `${prefix}/tessdata`]
+    : ["/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata"];
+  return dirs.some((d) => isFile(`${d}/${language}.traineddata`)) ? undefined : "no_tesseract_data";
 }
 
 /** Reads a NUL-terminated string Tesseract allocated, then frees it with `TessDeleteText`. */

@@ -39,3 +39,33 @@ export function openLibrary<S extends Deno.ForeignLibraryInterface>(
     { cause },
   );
 }
+
+/**
+ * Whether `openLibrary` would find a library, without loading it: `$envVar`'s file, else
+ * `soname` in `LD_LIBRARY_PATH` or the system's library folders. For availability reports
+ * that must not pay for the library before an op needs it; the first real open may still
+ * fail, with its own error.
+ */
+export function libraryPresent(envVar: string, soname: string): boolean {
+  const override = Deno.env.get(envVar);
+  if (override) return isFile(override);
+  const triple = `${Deno.build.arch}-linux-gnu`;
+  const dirs = [
+    ...(Deno.env.get("LD_LIBRARY_PATH") ?? "").split(":").filter(Boolean),
+    `/usr/lib/${triple}`,
+    `/lib/${triple}`,
+    "/usr/local/lib",
+    "/usr/lib",
+    "/lib",
+  ];
+  return dirs.some((d) => isFile(`${d}/${soname}`));
+}
+
+/** A file (or a link to one) is at `path`. */
+export function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}

@@ -42,7 +42,7 @@ Deno.test("the bundle runs the CLI with the real AT-SPI engine", async () => {
   const hello = await run([
     "run",
     "-A",
-    "dist/out/allternit-driver.js",
+    "dist/out/bundle/allternit-driver.js",
     "call",
     "hello",
     "--in-process",
@@ -51,7 +51,7 @@ Deno.test("the bundle runs the CLI with the real AT-SPI engine", async () => {
   const report = JSON.parse(new TextDecoder().decode(hello.stdout));
   assert.equal(report.engines.find((e: { name: string }) => e.name === "atspi")?.available, true);
   // Screenshots are encoded by a worker, which the bundle ships beside it.
-  const shot = await run(["run", "-A", "dist/out/allternit-driver.js", "call", "screenshot"]
+  const shot = await run(["run", "-A", "dist/out/bundle/allternit-driver.js", "call", "screenshot"]
     .concat("--in-process"));
   assert.ok(shot.success, new TextDecoder().decode(shot.stdout));
   const png = JSON.parse(new TextDecoder().decode(shot.stdout)).png as string;

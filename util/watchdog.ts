@@ -19,6 +19,12 @@ export interface WatchdogOptions {
   stallMs: number;
   /** How often the main loop proves it turns (ms; default a tenth of `stallMs`). */
   beatMs?: number;
+  /**
+   * The process alarm (POSIX `alarm(2)`: seconds until SIGALRM ends the process, 0 to
+   * cancel). With it, each beat pushes the alarm back and no worker is started; the
+   * stall is then told by the exit signal (SIGALRM), not by a log line.
+   */
+  alarm?: (seconds: number) => void;
 }
 
 // Runs in the worker. Plain JavaScript, since a worker made from a Blob is not compiled.
@@ -52,6 +58,18 @@ self.onmessage = (e) => {
 /** Starts the watchdog; returns the function that stops it (call it before exiting). */
 export function startWatchdog(options: WatchdogOptions): () => void {
   const beatMs = Math.max(10, options.beatMs ?? options.stallMs / 10);
+  const alarm = options.alarm;
+  if (alarm) {
+    // Whole seconds, rounded up: a beat at most beatMs late never fires it early.
+    const seconds = Math.ceil(options.stallMs / 1000);
+    alarm(seconds);
+    const beat = setInterval(() => alarm(seconds), beatMs);
+    Deno.unrefTimer(beat);
+    return () => {
+      clearInterval(beat);
+      alarm(0);
+    };
+  }
   const buffer = new SharedArrayBuffer(4);
   const beats = new Int32Array(buffer);
   const beat = setInterval(() => Atomics.add(beats, 0, 1), beatMs);

@@ -120,7 +120,7 @@ export class ImagePool {
   }
 
   #start(): Worker {
-    // The bundle (dist/out) ships the worker built beside it as .js.
+    // The bundle (dist/out/bundle) ships the worker built beside its chunks as .js.
     const file = import.meta.url.endsWith(".js") ? "./png_worker.js" : "./png_worker.ts";
     const worker = new Worker(new URL(file, import.meta.url), { type: "module" });
     worker.onmessage = (e: MessageEvent<EncodeReply>) => {

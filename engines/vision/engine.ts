@@ -40,6 +40,7 @@ import { pixelPlan } from "./act.ts";
 import { analyse, type Analysis } from "./analyse.ts";
 import { captureKey, LruCache } from "./cache.ts";
 import { type LineReader, TesseractReader } from "./ocr.ts";
+import { tesseractMissing } from "../../ffi/linux_tesseract.ts";
 import { VISION_OPS } from "./ops.ts";
 import { nodesFrom, toTree } from "./tree.ts";
 import { findWindow, listWindows, parseWindowId, type WindowHint } from "./windows.ts";
@@ -77,6 +78,8 @@ export class VisionEngine implements Engine {
   readonly notifies = false;
   readonly #env: (k: string) => string | undefined;
   readonly #makeReader: () => OwnedReader;
+  /** Why the reader could not be made, judged without making it (undefined: it can). */
+  readonly #readerMissing: () => string | undefined;
   readonly #cache: LruCache<Analysis>;
   readonly #pending = new Map<string, Promise<Analysis>>();
   readonly #facts = new Map<string, { title: string; focused: boolean }>();
@@ -91,13 +94,17 @@ export class VisionEngine implements Engine {
   constructor(options: VisionOptions = {}) {
     this.#env = options.env ?? ((k) => Deno.env.get(k));
     this.#makeReader = options.reader ?? (() => TesseractReader.open());
+    // Tesseract costs the driver about 33 MB once loaded: availability looks for its
+    // files, and the first read loads it.
+    this.#readerMissing = options.reader ? () => undefined : () => tesseractMissing();
     this.#cache = new LruCache(options.cacheSize ?? 32);
   }
 
   availability(): Promise<Availability> {
     try {
       this.#x11();
-      this.#ocr();
+      const missing = this.#reader ? undefined : this.#readerMissing();
+      if (missing) return Promise.resolve({ available: false, reason: missing });
       return Promise.resolve({ available: true });
     } catch (err) {
       const reason = err instanceof DriverError

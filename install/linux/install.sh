@@ -4,7 +4,7 @@
 #   install.sh [--root DIR] [--deno PATH] [--bundle PATH] [--binary PATH] [--user NAME] [--no-deps]
 #
 # Lays out under DIR (default /):
-#   /opt/allternit-driver/        the program: allternit-driver.js + a pinned deno, or a
+#   /opt/allternit-driver/        the program: bundle/ (allternit-driver.js and its chunks) + a pinned deno, or a
 #                                 compiled allternit-driver; MANIFEST; validate-image.sh
 #   /usr/local/bin/               allternit-driver, allternit-driver-rpc (forwarder),
 #                                 allternit-driver-session-env (run by the session)
@@ -16,7 +16,7 @@
 # /opt/allternit-driver/REQUIRES for the image build to install.
 #
 #   --deno PATH    the Deno that runs the bundle (default: deno on PATH), copied and pinned
-#   --bundle PATH  default: dist/out/allternit-driver.js (`deno task bundle`)
+#   --bundle DIR   default: dist/out/bundle (`deno task bundle`): allternit-driver.js and chunks
 #   --binary PATH  a compiled driver for this machine; default: the one `deno task compile`
 #                  left in dist/out for this host's target, if any; else bundle + deno
 #   --user NAME    run the service as the desktop session's user (recommended)
@@ -30,7 +30,7 @@ REQUIRED=(xdotool scrot jq libx11-6 libxtst6 at-spi2-core dbus)
 die() { echo "install: $*" >&2; exit 1; }
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 
-ROOT=/ DENO_BIN="" BUNDLE="$REPO/dist/out/allternit-driver.js" BINARY="" SVC_USER="" DEPS=1
+ROOT=/ DENO_BIN="" BUNDLE="$REPO/dist/out/bundle" BINARY="" SVC_USER="" DEPS=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --root) ROOT="${2:?}"; shift 2 ;;
@@ -58,13 +58,14 @@ if [ -z "$BINARY" ]; then
   [ -x "$candidate" ] && BINARY="$candidate"
 fi
 install -d -m 0755 "$PREFIX"
-rm -f "$PREFIX/allternit-driver" "$PREFIX/allternit-driver.js" "$PREFIX/deno"
+rm -rf "$PREFIX/allternit-driver" "$PREFIX/allternit-driver.js" "$PREFIX/bundle" "$PREFIX/deno"
 if [ -n "$BINARY" ]; then
   [ -x "$BINARY" ] || die "--binary \"$BINARY\" is not an executable file"
   install -m 0755 "$BINARY" "$PREFIX/allternit-driver"
   manifest=("mode=binary" "allternit-driver $(sha "$PREFIX/allternit-driver")")
 else
-  [ -f "$BUNDLE" ] || die "no bundle at \"$BUNDLE\"; run \`deno task bundle\` first"
+  [ -f "$BUNDLE/allternit-driver.js" ] ||
+    die "no bundle in \"$BUNDLE\" (allternit-driver.js); run \`deno task bundle\` first"
   DENO_BIN=${DENO_BIN:-$(command -v deno || true)}
   [ -n "$DENO_BIN" ] || die "no deno on PATH; give --deno PATH"
   DENO_BIN=$(readlink -f "$DENO_BIN")
@@ -72,10 +73,15 @@ else
   [ "$(head -c 4 "$DENO_BIN" | od -An -c | tr -d ' ')" = '177ELF' ] ||
     die "--deno \"$DENO_BIN\" is not a Deno executable (an ELF binary)"
   deno_version=$("$DENO_BIN" --version | head -n1)
-  install -m 0644 "$BUNDLE" "$PREFIX/allternit-driver.js"
+  install -d -m 0755 "$PREFIX/bundle"
+  install -m 0644 "$BUNDLE"/*.js "$PREFIX/bundle/"
   install -m 0755 "$DENO_BIN" "$PREFIX/deno"
-  manifest=("mode=bundle" "$deno_version" "allternit-driver.js $(sha "$PREFIX/allternit-driver.js")"
-    "deno $(sha "$PREFIX/deno")")
+  manifest=("mode=bundle" "$deno_version"
+    "allternit-driver.js $(sha "$PREFIX/bundle/allternit-driver.js")")
+  for f in "$PREFIX"/bundle/*.js; do
+    [ "$(basename "$f")" = allternit-driver.js ] || manifest+=("$(basename "$f") $(sha "$f")")
+  done
+  manifest+=("deno $(sha "$PREFIX/deno")")
 fi
 printf '%s\n' "${manifest[@]}" >"$PREFIX/MANIFEST"
 install -m 0755 "$HERE/validate-image.sh" "$PREFIX/validate-image.sh"

@@ -16,7 +16,7 @@ Run it elevated. Windows PowerShell 5.1 or later.
 
 .EXAMPLE
 .\register-logon-task.ps1 -Binary .\allternit-driver-0.1.0-x86_64-pc-windows-msvc.exe -User guest
-.\register-logon-task.ps1 -Bundle .\allternit-driver.js -Deno .\deno.exe -User guest
+.\register-logon-task.ps1 -Bundle .\bundle\allternit-driver.js -Deno .\deno.exe -User guest
 #>
 [CmdletBinding()]
 param(
@@ -100,7 +100,8 @@ if ($Binary) {
   $exe = Join-Path $InstallDir 'deno.exe'
   $js = Join-Path $InstallDir 'allternit-driver.js'
   Copy-Item -LiteralPath $Deno -Destination $exe -Force
-  Copy-Item -LiteralPath $Bundle -Destination $js -Force
+  # The bundle is allternit-driver.js and the chunks beside it that each command loads.
+  Copy-Item -Path (Join-Path (Split-Path -Parent $Bundle) '*.js') -Destination $InstallDir -Force
   $prefix = @('run', '--allow-all', '--no-config', '--cached-only', "`"$js`"")
   $launcher = '"%~dp0deno.exe" run --allow-all --no-config --cached-only "%~dp0allternit-driver.js" %*'
 }

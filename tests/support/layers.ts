@@ -38,7 +38,8 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     "protocol/",
     "util/",
   ],
-  "cli/": ["driver/", "rpc/", "model/", "protocol/", "util/"],
+  // The CLI owns the process: its watchdog is an OS timer (ffi/posix_libc.ts).
+  "cli/": ["driver/", "rpc/", "ffi/", "model/", "protocol/", "util/"],
   "mcp/": ["cli/", "driver/", "rpc/", "model/", "protocol/", "util/"],
 };
 
