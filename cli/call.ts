@@ -50,7 +50,7 @@ async function run(
   }
   // The whole driver loads only here: a call to a running one needs none of it.
   const { assemble } = await import("./setup.ts");
-  const { driver, dispatcher } = await assemble(options.dataDir);
+  const { driver, dispatcher } = await assemble(options.dataDir, true);
   try {
     return await dispatcher.call(op, params);
   } finally {

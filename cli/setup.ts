@@ -19,11 +19,14 @@ export interface Assembled {
   dispatcher: Dispatcher;
 }
 
-/** Starts a driver on `dataDirOverride` (or the default data folder). */
-export async function assemble(dataDirOverride?: string): Promise<Assembled> {
+/**
+ * Starts a driver on `dataDirOverride` (or the default data folder); `oneShot` for a
+ * driver that serves one call and exits.
+ */
+export async function assemble(dataDirOverride?: string, oneShot = false): Promise<Assembled> {
   const paths = driverPaths(dataDirOverride ?? dataDir());
   const config = await loadConfig(`${paths.driverDir}/config.jsonc`);
-  const driver = await Driver.start({ paths, config });
+  const driver = await Driver.start({ paths, config, oneShot });
   const dispatcher = new Dispatcher(driver.handlers(), {
     defaultTimeoutMs: config.request_timeout_ms,
   });

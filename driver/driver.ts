@@ -29,6 +29,11 @@ export interface DriverOptions {
   config: DriverConfig;
   /** Engines to load; the registry's by default. */
   engines?: readonly EngineEntry[];
+  /**
+   * A driver for one call (`call --in-process`): the frontmost window is not prewarmed,
+   * since its read would only compete with the one read asked for.
+   */
+  oneShot?: boolean;
 }
 
 /**
@@ -69,7 +74,7 @@ export class Driver {
     const core = new DriverCore(loaded, options.config, store.router, audit);
     if (serving.length > 0) {
       await core.live.start();
-      void prewarm(core);
+      if (!options.oneShot) void prewarm(core);
     }
     return new Driver(core, store);
   }

@@ -16,6 +16,8 @@ export interface Outline {
   lines: string[];
   /** Elements that did not fit the budget. */
   omitted: number;
+  /** Elements left out as hollow containers or echoed text (their ids still work). */
+  folded?: number;
 }
 
 /** A diff as `read_ui` with `since`, `act` and `run_batch` answer it. */
@@ -39,11 +41,16 @@ function escaped(text: string): string {
   return JSON.stringify(clip(text)).slice(1, -1);
 }
 
-/** One element as one line: `id role "name" [value] @x,y,w,h`, plus state flags. */
+/**
+ * One element as one line: `id role "name" [value] @x,y,w,h`, plus state flags; `[value]`
+ * only when it says more than the name.
+ */
 export function elementLine(e: Element, depth = 0): string {
   const b = e.bounds;
   const at = `@${Math.round(b.x)},${Math.round(b.y)},${Math.round(b.w)},${Math.round(b.h)}`;
-  const value = e.value === undefined ? "" : ` [${escaped(e.value)}]`;
+  // A value that only repeats the name (a text run's text) is said once.
+  const same = e.value !== undefined && e.value !== "" && e.value.trim() === e.name.trim();
+  const value = e.value === undefined || same ? "" : ` [${escaped(e.value)}]`;
   const flags = (e.enabled ? "" : " disabled") + (e.focused ? " focused" : "") +
     (e.checked === undefined
       ? ""
@@ -98,14 +105,81 @@ export function treeOrder(elements: readonly Element[]): [Element, number][] {
   return out;
 }
 
-/** The whole map as indented lines, at most `budget` of them. */
+/**
+ * Roles that only group other elements. Toolkits wrap content in layers of them (a
+ * Chromium page puts half a dozen unnamed `AXGroup`s above its first heading).
+ */
+const CONTAINER_ROLES: ReadonlySet<string> = new Set([
+  "AXGroup",
+  "AXGenericElement",
+  "AXSection",
+  "AXSplitGroup",
+  "AXLayoutArea",
+  "AXUnknown",
+]);
+
+/**
+ * An element whose line tells a model nothing its children do not: an unnamed container
+ * with no state of its own, and no text but what its one child holds (a paragraph's box
+ * around its one text run). Actions do not count: Chromium offers `press` and `click` on
+ * every node. Its id stays valid; only its line is left out, and its children take its
+ * place in the indentation.
+ */
+function isHollow(e: Element, kids: readonly Element[]): boolean {
+  if (e.name !== "" || !CONTAINER_ROLES.has(e.role)) return false;
+  if (e.focused || e.checked !== undefined || e.expanded !== undefined || e.selected) return false;
+  const text = e.value?.trim() ?? "";
+  if (text === "") return true;
+  const only = kids.length === 1 ? kids[0]! : undefined;
+  return only !== undefined && text === (only.value ?? only.name).trim();
+}
+
+/**
+ * A text run whose text its parent's line already shows: the run inside a heading, a cell
+ * or a link (the parent's name), or one of the runs of a list item or label whose value is
+ * their text together. Elements that are not plain text (a link in a paragraph) stay.
+ */
+function isEcho(e: Element, parent: Element, kids: ReadonlyMap<string, Element[]>): boolean {
+  if (e.role !== "AXStaticText" || kids.has(e.id)) return false;
+  if (e.value !== undefined && e.value.trim() !== e.name.trim()) return false;
+  const text = e.name.trim();
+  const said = `${parent.name}\n${parent.value ?? ""}`;
+  return text !== "" && said.includes(text);
+}
+
+/**
+ * The whole map as indented lines, at most `budget` of them. Hollow containers and echoed
+ * text runs (see {@link isHollow}, {@link isEcho}) are left out, so the lines are the
+ * elements that name, hold or do something, in their hierarchy.
+ */
 export function outline(elements: readonly Element[], budget: number): Outline {
-  const ordered = treeOrder(elements);
-  const shown = ordered.slice(0, Math.max(0, budget));
-  return {
-    lines: shown.map(([e, depth]) => elementLine(e, depth)),
-    omitted: ordered.length - shown.length,
-  };
+  const kids = new Map<string, Element[]>();
+  for (const e of elements) {
+    if (e.parent === undefined) continue;
+    const list = kids.get(e.parent);
+    if (list) list.push(e);
+    else kids.set(e.parent, [e]);
+  }
+  const byId = new Map(elements.map((e) => [e.id, e]));
+  const left = new Set<string>();
+  const lines: string[] = [];
+  let omitted = 0;
+  // Depth as shown: an element's depth less the hollow containers above it.
+  const hidden = new Map<string, number>();
+  for (const [e, depth] of treeOrder(elements)) {
+    const above = e.parent === undefined ? 0 : hidden.get(e.parent) ?? 0;
+    const parent = e.parent === undefined ? undefined : byId.get(e.parent);
+    // A text run echoes only a parent whose line is shown: else its text would be lost.
+    const shownParent = parent !== undefined && !left.has(parent.id) ? parent : undefined;
+    const hollow = isHollow(e, kids.get(e.id) ?? []) ||
+      (shownParent !== undefined && isEcho(e, shownParent, kids));
+    if (hollow) left.add(e.id);
+    hidden.set(e.id, above + (hollow ? 1 : 0));
+    if (hollow) continue;
+    if (lines.length < budget) lines.push(elementLine(e, depth - above));
+    else omitted++;
+  }
+  return { lines, omitted, folded: left.size };
 }
 
 /** A diff as `+ line` (added), `~ line` (changed), `- id` (removed), at most `budget` lines. */

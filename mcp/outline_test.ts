@@ -75,3 +75,47 @@ Deno.test("header() writes flags bare, quotes text with spaces and skips empty f
     'app=gnome-calculator title="My doc" version=3 cached',
   );
 });
+
+Deno.test("outline() leaves out hollow containers and echoed text runs, keeping their content", () => {
+  const group = (id: string, parent?: string, extra: Partial<Element> = {}) =>
+    el(id, parent, { role: "AXGroup", name: "", actions: ["press", "click"], ...extra });
+  const text = (id: string, parent: string, name: string) =>
+    el(id, parent, { role: "AXStaticText", name, actions: [] });
+  const o = outline([
+    el("win", undefined, { role: "AXWindow", name: "Page" }),
+    group("g1", "win"),
+    group("g2", "g1"),
+    el("h", "g2", { role: "AXHeading", name: "Sign in" }),
+    text("ht", "h", "Sign in"),
+    group("p", "g2", { value: "Not signed in" }),
+    text("pt", "p", "Not signed in"),
+    el("li", "g2", { role: "AXRow", name: "", value: "• First item" }),
+    text("b", "li", "• "),
+    text("t", "li", "First item"),
+    el("a", "li", { role: "AXLink", name: "more" }),
+    group("empty", "g2"),
+    group("named", "g2", { name: "Toolbar" }),
+    group("checked", "g2", { checked: true }),
+  ], 100);
+  assert.deepEqual(o.lines.map((l) => l.replace(/ @.*/, "")), [
+    'win AXWindow "Page"',
+    '  h AXHeading "Sign in"',
+    '  pt AXStaticText "Not signed in"',
+    '  li AXRow "" [• First item]',
+    '    a AXLink "more"',
+    '  named AXGroup "Toolbar"',
+    '  checked AXGroup ""',
+  ]);
+  assert.equal(o.omitted, 0);
+});
+
+Deno.test("elementLine() says a value only when it differs from the name", () => {
+  assert.equal(
+    elementLine(el("s", undefined, { role: "AXStaticText", name: "Code ", value: "Code" })),
+    's AXStaticText "Code " @1,3,30,20',
+  );
+  assert.equal(
+    elementLine(el("f", undefined, { role: "AXTextField", name: "Code", value: "" })),
+    'f AXTextField "Code" [] @1,3,30,20',
+  );
+});

@@ -43,16 +43,15 @@ export function renderRead(r: ResultOf<"read_ui">, budget: number, since?: numbe
     return withOmitted(head, diffOutline(d, budget), "raise max_elements");
   }
   const elements = r.elements ?? [];
+  const o = outline(elements, budget);
   const head = header({
     ...common,
     ...(r.reset ? { since, reset: "version aged out, whole map follows" } : {}),
     elements: elements.length,
+    // Wrappers and repeated text with no line of their own; their ids still work.
+    folded: o.folded || undefined,
   });
-  return withOmitted(
-    head,
-    outline(elements, budget),
-    "raise max_elements, or use find for what you need",
-  );
+  return withOmitted(head, o, "raise max_elements, or use find for what you need");
 }
 
 /**

@@ -20,13 +20,17 @@ export type PixelOp =
   | "pixel_move"
   | "pixel_drag";
 
-/** Drops what only repeats a default: JavaScript's safe-integer bounds and `$schema`. */
+/**
+ * Drops what only repeats a default (JavaScript's safe-integer bounds, `$schema`) and the
+ * string length caps: they guard the driver against runaway clients (the dispatcher still
+ * refuses, naming the field) and would cost every model's context for nothing.
+ */
 function compact(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(compact);
   if (typeof node !== "object" || node === null) return node;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
-    if (key === "$schema") continue;
+    if (key === "$schema" || key === "maxLength") continue;
     if (key === "maximum" && value === Number.MAX_SAFE_INTEGER) continue;
     if (key === "minimum" && value === Number.MIN_SAFE_INTEGER) continue;
     out[key] = compact(value);

@@ -154,13 +154,13 @@ Deno.test("mcp reads and operates gnome-calculator through a running driver", as
     await t.step("read_ui outlines the window with its digit buttons", () => {
       assert.equal(read.isError, false, read.text);
       assert.equal(field(head, "app"), "gnome-calculator");
-      assert.equal(Number(field(head, "elements")), read.text.split("\n").length - 1);
+      // Hollow containers and echoed labels have no line of their own.
+      const shown = read.text.split("\n").length - 1;
+      assert.ok(Number(field(head, "elements")) >= shown, head);
       for (const d of "0123456789") button(read.text, d);
-      // Children are indented under their parents: the label sits below its button.
-      const seven = button(read.text, "7");
+      // Children are indented under their parents: the buttons sit below the window.
       const lines = read.text.split("\n");
-      const below = lines[lines.indexOf(seven) + 1]!;
-      assert.ok(below.search(/\S/) > seven.search(/\S/), below);
+      assert.ok(button(read.text, "7").search(/\S/) > lines[1]!.search(/\S/));
     });
 
     await t.step("act by id presses 7 and answers the display's new value", async () => {
