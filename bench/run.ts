@@ -29,6 +29,7 @@ const SCRIPTS = [
   "bench/live_bench.ts",
   "bench/vision_bench.ts",
   "bench/reliability_bench.ts",
+  "bench/footprint_bench.ts",
   "bench/web_bench.ts",
 ];
 

@@ -146,16 +146,25 @@ export class Dispatcher {
       ? (given ?? 0) + this.#defaultTimeoutMs
       : given ?? this.#defaultTimeoutMs;
     const started = performance.now();
+    // A timer cleared once the handler settles, not AbortSignal.timeout: that one holds
+    // each request's signal until its deadline (30 s by default), which under a tight loop
+    // of calls kept tens of megabytes of finished requests alive.
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new DOMException("The request's deadline passed", "TimeoutError")),
+      timeoutMs,
+    );
     const ctx: CallContext = {
       op: method,
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: deadline.signal,
       deadline: started + timeoutMs,
     };
     const handler = this.#handlers[method] as (
       p: unknown,
       c: CallContext,
     ) => Promise<Record<string, unknown>>;
-    const result = await withDeadline(handler(parsed.data, ctx), ctx.signal, timeoutMs);
+    const running = handler(parsed.data, ctx).finally(() => clearTimeout(timer));
+    const result = await withDeadline(running, ctx.signal, timeoutMs);
     const out = { ...result, ms: round(performance.now() - started) };
     if (this.#checkResults) {
       const checked = spec.result.safeParse(out);
