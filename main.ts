@@ -5,13 +5,31 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
+import { parseFlags } from "./cli/args.ts";
 import { VERSION } from "./model/version.ts";
 import { isLoopback } from "./rpc/listen.ts";
+import { sibling } from "./util/sibling.ts";
 
-// Each command loads its own modules when it runs: the forwarder and a `call` to a running
-// driver start in about Deno's own start time, without the driver, its engines, zod or
-// the MCP SDK they would otherwise evaluate first.
+/**
+ * The modules each command loads when it runs (util/sibling.ts says why by a computed
+ * path): the forwarder and a `call` to a running driver start in about Deno's own start
+ * time, without the driver, its engines, zod or the MCP SDK. `cli/setup` is the driver
+ * itself, which `call` loads only when no driver answers.
+ */
+export const COMMAND_MODULES = [
+  "cli/serve",
+  "cli/forward",
+  "cli/call",
+  "mcp/server",
+  "mcp/catalogue",
+  "protocol/ops",
+  "cli/setup",
+] as const;
+
+/** Loads `path` (one of {@link COMMAND_MODULES}) beside this file. */
+function load<T>(path: (typeof COMMAND_MODULES)[number]): Promise<T> {
+  return import(sibling(import.meta.url, path));
+}
 
 const HELP: Record<string, string> = {
   main: `allternit-driver ${VERSION}: reads and operates desktop apps for AI agents.
@@ -79,14 +97,14 @@ HELP.hello = HELP.call!;
 async function helpOf(command: string): Promise<string> {
   let text = HELP[command]!;
   if (text.includes("{OPS}")) {
-    const { OP_NAMES, OPS } = await import("./protocol/ops.ts");
+    const { OP_NAMES, OPS } = await load<typeof import("./protocol/ops.ts")>("protocol/ops");
     text = text.replace(
       "{OPS}",
       OP_NAMES.map((n) => `  ${n.padEnd(16)}${OPS[n].summary}`).join("\n"),
     );
   }
   if (text.includes("{TOOLS}")) {
-    const { TOOL_NAMES } = await import("./mcp/catalogue.ts");
+    const { TOOL_NAMES } = await load<typeof import("./mcp/catalogue.ts")>("mcp/catalogue");
     text = text.replace("{TOOLS}", TOOL_NAMES.join(", "));
   }
   return text;
@@ -108,22 +126,18 @@ async function main(args: string[]): Promise<number> {
   }
   let parsed;
   try {
-    parsed = parseArgs({
-      args: rest,
-      allowPositionals: true,
-      options: {
-        help: { type: "boolean", short: "h" },
-        socket: { type: "string" },
-        tcp: { type: "boolean" },
-        host: { type: "string" },
-        port: { type: "string" },
-        endpoint: { type: "string" },
-        "data-dir": { type: "string" },
-        "in-process": { type: "boolean" },
-        "exit-with-parent": { type: "boolean" },
-        "print-env": { type: "boolean" },
-        ops: { type: "string" },
-      },
+    parsed = parseFlags(rest, {
+      help: "boolean",
+      socket: "string",
+      tcp: "boolean",
+      host: "string",
+      port: "string",
+      endpoint: "string",
+      "data-dir": "string",
+      "in-process": "boolean",
+      "exit-with-parent": "boolean",
+      "print-env": "boolean",
+      ops: "string",
     });
   } catch (err) {
     console.error(`${(err as Error).message}\n\n${await helpOf(command)}`);
@@ -154,7 +168,7 @@ async function main(args: string[]): Promise<number> {
         console.error(`Refusing --host "${v.host}": only loopback addresses are allowed`);
         return 2;
       }
-      const { serve } = await import("./cli/serve.ts");
+      const { serve } = await load<typeof import("./cli/serve.ts")>("cli/serve");
       return await serve({
         ...target,
         ...(v.tcp ? { tcp: true } : {}),
@@ -165,24 +179,24 @@ async function main(args: string[]): Promise<number> {
       });
     }
     case "rpc": {
-      const { forward } = await import("./cli/forward.ts");
+      const { forward } = await load<typeof import("./cli/forward.ts")>("cli/forward");
       return await forward(target);
     }
     case "hello": {
-      const { callOnce } = await import("./cli/call.ts");
+      const { callOnce } = await load<typeof import("./cli/call.ts")>("cli/call");
       return await callOnce("hello", undefined, { ...target, inProcess: v["in-process"] ?? false });
     }
     case "mcp": {
       let tools;
       try {
-        const { selectTools } = await import("./mcp/catalogue.ts");
+        const { selectTools } = await load<typeof import("./mcp/catalogue.ts")>("mcp/catalogue");
         tools = selectTools(v.ops);
       } catch (err) {
         console.error((err as Error).message);
         return 2;
       }
       // Loaded here so the MCP SDK costs the other commands no start-up time.
-      const { serveMcp } = await import("./mcp/server.ts");
+      const { serveMcp } = await load<typeof import("./mcp/server.ts")>("mcp/server");
       return await serveMcp({ ...target, tools, inProcess: v["in-process"] ?? false });
     }
     case "call": {
@@ -191,7 +205,7 @@ async function main(args: string[]): Promise<number> {
         console.error(await helpOf(command));
         return 2;
       }
-      const { callOnce } = await import("./cli/call.ts");
+      const { callOnce } = await load<typeof import("./cli/call.ts")>("cli/call");
       return await callOnce(op, params, { ...target, inProcess: v["in-process"] ?? false });
     }
   }

@@ -11,6 +11,7 @@
  */
 import { writeFileAtomic } from "../util/atomic.ts";
 import config from "../deno.json" with { type: "json" };
+import { COMMAND_MODULES } from "../main.ts";
 
 /** Every target the driver ships for. */
 export const TARGETS = [
@@ -29,6 +30,8 @@ const WORKERS = [
   "driver/images/png_worker.ts",
 ].map((p) => new URL(`../${p}`, import.meta.url).pathname);
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
+/** What main.ts loads by a computed path: `deno compile` cannot see those imports. */
+const COMMANDS = COMMAND_MODULES.map((m) => new URL(`../${m}.ts`, import.meta.url).pathname);
 
 async function sha256(path: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", await Deno.readFile(path));
@@ -48,7 +51,7 @@ async function build(target: string): Promise<{ file: string; sha256: string }> 
       "--allow-all",
       "--no-check",
       // Workers are loaded by URL at run time, so the compiler must be told to embed them.
-      ...WORKERS.flatMap((w) => ["--include", w]),
+      ...[...WORKERS, ...COMMANDS].flatMap((w) => ["--include", w]),
       "--target",
       target,
       "--output",

@@ -73,14 +73,16 @@ else
   [ "$(head -c 4 "$DENO_BIN" | od -An -c | tr -d ' ')" = '177ELF' ] ||
     die "--deno \"$DENO_BIN\" is not a Deno executable (an ELF binary)"
   deno_version=$("$DENO_BIN" --version | head -n1)
+  # The bundle is a tree: allternit-driver.js, the chunks and each command's entry.
   install -d -m 0755 "$PREFIX/bundle"
-  install -m 0644 "$BUNDLE"/*.js "$PREFIX/bundle/"
+  cp -R "$BUNDLE"/. "$PREFIX/bundle/"
+  find "$PREFIX/bundle" -type d -exec chmod 0755 {} + -o -type f -exec chmod 0644 {} +
   install -m 0755 "$DENO_BIN" "$PREFIX/deno"
   manifest=("mode=bundle" "$deno_version"
     "allternit-driver.js $(sha "$PREFIX/bundle/allternit-driver.js")")
-  for f in "$PREFIX"/bundle/*.js; do
-    [ "$(basename "$f")" = allternit-driver.js ] || manifest+=("$(basename "$f") $(sha "$f")")
-  done
+  while IFS= read -r f; do
+    manifest+=("${f#"$PREFIX/bundle/"} $(sha "$f")")
+  done < <(find "$PREFIX/bundle" -type f -name '*.js' ! -path "$PREFIX/bundle/allternit-driver.js" | sort)
   manifest+=("deno $(sha "$PREFIX/deno")")
 fi
 printf '%s\n' "${manifest[@]}" >"$PREFIX/MANIFEST"

@@ -100,8 +100,8 @@ if ($Binary) {
   $exe = Join-Path $InstallDir 'deno.exe'
   $js = Join-Path $InstallDir 'allternit-driver.js'
   Copy-Item -LiteralPath $Deno -Destination $exe -Force
-  # The bundle is allternit-driver.js and the chunks beside it that each command loads.
-  Copy-Item -Path (Join-Path (Split-Path -Parent $Bundle) '*.js') -Destination $InstallDir -Force
+  # The bundle is a tree: allternit-driver.js, the chunks beside it and each command's entry.
+  Copy-Item -Path (Join-Path (Split-Path -Parent $Bundle) '*') -Destination $InstallDir -Recurse -Force
   $prefix = @('run', '--allow-all', '--no-config', '--cached-only', "`"$js`"")
   $launcher = '"%~dp0deno.exe" run --allow-all --no-config --cached-only "%~dp0allternit-driver.js" %*'
 }
