@@ -8,27 +8,15 @@
 import { parseFlags } from "./cli/args.ts";
 import { VERSION } from "./model/version.ts";
 import { isLoopback } from "./rpc/listen.ts";
-import { sibling } from "./util/sibling.ts";
+import { type LazyModule, moduleUrl } from "./util/lazy.ts";
 
 /**
- * The modules each command loads when it runs (util/sibling.ts says why by a computed
+ * Loads a command's module when the command runs (util/lazy.ts says why by a computed
  * path): the forwarder and a `call` to a running driver start in about Deno's own start
- * time, without the driver, its engines, zod or the MCP SDK. `cli/setup` is the driver
- * itself, which `call` loads only when no driver answers.
+ * time, without the driver, its engines, zod or the MCP SDK.
  */
-export const COMMAND_MODULES = [
-  "cli/serve",
-  "cli/forward",
-  "cli/call",
-  "mcp/server",
-  "mcp/catalogue",
-  "protocol/ops",
-  "cli/setup",
-] as const;
-
-/** Loads `path` (one of {@link COMMAND_MODULES}) beside this file. */
-function load<T>(path: (typeof COMMAND_MODULES)[number]): Promise<T> {
-  return import(sibling(import.meta.url, path));
+function load<T>(path: LazyModule): Promise<T> {
+  return import(moduleUrl(path));
 }
 
 const HELP: Record<string, string> = {

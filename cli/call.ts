@@ -10,7 +10,7 @@ import { DriverClient } from "../rpc/client.ts";
 import { DriverError, isDriverError, toRpcError } from "../protocol/errors.ts";
 import { resolveTarget, type TargetOptions } from "./target.ts";
 import { type SyncWriter, writeAllSync } from "../util/write.ts";
-import { sibling } from "../util/sibling.ts";
+import { moduleUrl } from "../util/lazy.ts";
 
 /** Runs one op; resolves with the exit code. */
 export async function callOnce(
@@ -51,7 +51,7 @@ async function run(
   }
   // The whole driver loads only here: a call to a running one needs none of it.
   const { assemble }: typeof import("./setup.ts") = await import(
-    sibling(import.meta.url, "setup")
+    moduleUrl("cli/setup")
   );
   const { driver, dispatcher } = await assemble(options.dataDir, true);
   try {

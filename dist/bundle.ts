@@ -6,13 +6,13 @@
  * Code is split at every dynamic import, so each command loads only its own modules: the
  * forwarder and a `call` to a running driver never evaluate the driver, and `serve`
  * evaluates no MCP SDK, Cua engine or vision code until an op needs them (one file with
- * everything inlined made `serve` 30 MB bigger). The bundle keeps the source's layout for
- * what main.ts loads by path (`cli/serve.js`, `mcp/server.js`, ...). Built in a new folder that replaces the
+ * everything inlined made `serve` 30 MB bigger). What util/lazy.ts loads by a computed path
+ * is an entry of its own at its source path (`cli/serve.js`, `engines/atspi/engine.js`). Built in a new folder that replaces the
  * old one only once complete, so a failed build leaves the last good bundle.
  *
  * @module
  */
-import { COMMAND_MODULES } from "../main.ts";
+import { LAZY_MODULES } from "../util/lazy.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const OUT = `${ROOT}dist/out/bundle`;
@@ -29,11 +29,19 @@ async function deno(args: string[]): Promise<void> {
 }
 
 await Deno.remove(NEW, { recursive: true }).catch(() => {});
-// main.ts loads each command's module by a computed path, so each is an entry of its own,
-// written at its path under the bundle folder (cli/serve.js beside allternit-driver.js).
-const entries = ["main.ts", ...COMMAND_MODULES.map((m) => `${m}.ts`)];
+const entries = ["main.ts", ...LAZY_MODULES.map((m) => `${m}.ts`)];
 await deno(["bundle", "--platform", "deno", "--code-splitting", "--outdir", NEW, ...entries]);
 await Deno.rename(`${NEW}/main.js`, `${NEW}/allternit-driver.js`);
+// util/lazy.ts finds those entries from the folder its own code is in: it must be a chunk
+// at the bundle's top, not inlined into an entry below it.
+const lazyAt = [...Deno.readDirSync(NEW)].filter((e) => e.isFile).find((e) =>
+  /(^|\n)\/\/ util\/lazy\.ts\n/.test(Deno.readTextFileSync(`${NEW}/${e.name}`))
+);
+if (!lazyAt) {
+  await Deno.remove(NEW, { recursive: true });
+  console.error("bundle: util/lazy.ts did not land in a top-level chunk; its paths would break");
+  Deno.exit(1);
+}
 // The worker is its own program: one file, found beside the chunk that starts it.
 await deno([
   "bundle",

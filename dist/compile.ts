@@ -11,7 +11,7 @@
  */
 import { writeFileAtomic } from "../util/atomic.ts";
 import config from "../deno.json" with { type: "json" };
-import { COMMAND_MODULES } from "../main.ts";
+import { LAZY_MODULES } from "../util/lazy.ts";
 
 /** Every target the driver ships for. */
 export const TARGETS = [
@@ -31,7 +31,7 @@ const WORKERS = [
 ].map((p) => new URL(`../${p}`, import.meta.url).pathname);
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 /** What main.ts loads by a computed path: `deno compile` cannot see those imports. */
-const COMMANDS = COMMAND_MODULES.map((m) => new URL(`../${m}.ts`, import.meta.url).pathname);
+const COMMANDS = LAZY_MODULES.map((m) => new URL(`../${m}.ts`, import.meta.url).pathname);
 
 async function sha256(path: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", await Deno.readFile(path));

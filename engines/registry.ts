@@ -9,6 +9,15 @@ import type { Availability, Engine } from "../model/engine.ts";
 import { ATSPI_OPS } from "./atspi/ops.ts";
 import { CUA_OPS } from "./cua/ops.ts";
 import { locateCuaDriver } from "./cua/locate.ts";
+import { moduleUrl } from "../util/lazy.ts";
+
+/**
+ * An engine's module, loaded when the engine is: by a computed path (util/lazy.ts), so
+ * Deno never reads another OS's engine, or Cua's MCP SDK, at start.
+ */
+function engineModule<T>(name: "atspi" | "uia" | "ax" | "cua" | "vision" | "merged"): Promise<T> {
+  return import(moduleUrl(`engines/${name}/engine`));
+}
 import { UIA_OPS } from "./uia/ops.ts";
 import { AX_OPS } from "./ax/ops.ts";
 import { VISION_OPS } from "./vision/ops.ts";
@@ -34,19 +43,20 @@ export const ENGINES: readonly EngineEntry[] = [
     name: "atspi",
     os: ["linux"],
     ops: ATSPI_OPS,
-    load: async () => new (await import("./atspi/engine.ts")).AtspiEngine(),
+    load: async () =>
+      new (await engineModule<typeof import("./atspi/engine.ts")>("atspi")).AtspiEngine(),
   },
   {
     name: "uia",
     os: ["windows"],
     ops: UIA_OPS,
-    load: async () => new (await import("./uia/engine.ts")).UiaEngine(),
+    load: async () => new (await engineModule<typeof import("./uia/engine.ts")>("uia")).UiaEngine(),
   },
   {
     name: "ax",
     os: ["darwin"],
     ops: AX_OPS,
-    load: async () => new (await import("./ax/engine.ts")).AxEngine(),
+    load: async () => new (await engineModule<typeof import("./ax/engine.ts")>("ax")).AxEngine(),
   },
   {
     // Cua Driver over MCP, when `ALLTERNIT_CUA_DRIVER` or PATH has `cua-driver`; its real
@@ -58,7 +68,9 @@ export const ENGINES: readonly EngineEntry[] = [
     load: async () => {
       const command = locateCuaDriver();
       if (!command) throw new Error("cua_driver_not_found");
-      return new (await import("./cua/engine.ts")).CuaEngine({ command });
+      return new (await engineModule<typeof import("./cua/engine.ts")>("cua")).CuaEngine({
+        command,
+      });
     },
   },
   {
@@ -66,7 +78,8 @@ export const ENGINES: readonly EngineEntry[] = [
     name: "vision",
     os: ["linux"],
     ops: VISION_OPS,
-    load: async () => new (await import("./vision/engine.ts")).VisionEngine(),
+    load: async () =>
+      new (await engineModule<typeof import("./vision/engine.ts")>("vision")).VisionEngine(),
   },
 ];
 
@@ -102,7 +115,7 @@ async function mergedEngine(loaded: readonly LoadedEngine[]): Promise<LoadedEngi
   const atspi = loaded.find((l) => l.entry.name === "atspi")?.engine as AtspiEngine | undefined;
   const vision = loaded.find((l) => l.entry.name === "vision")?.engine as VisionEngine | undefined;
   if (!atspi || !vision) return undefined;
-  const { MergedEngine } = await import("./merged/engine.ts");
+  const { MergedEngine } = await engineModule<typeof import("./merged/engine.ts")>("merged");
   const engine = new MergedEngine(
     atspi,
     vision,

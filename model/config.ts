@@ -53,7 +53,7 @@ export const DriverConfig = z.strictObject({
   /** An action settled when notifications were quiet this long. */
   settle_quiet_ms: ms(10).default(80),
   /** An action that caused no notification is settled after this long. */
-  no_reaction_ms: ms(50).default(600),
+  no_reaction_ms: ms(10).default(600),
   /**
    * An action whose app never goes quiet (a terminal printing, a progress bar) is answered
    * after this long anyway, `settled: busy`, with the diff so far.
