@@ -166,6 +166,24 @@ emit({
   note: `peak RSS ${floor.mb} MB; median of ${RUNS}`,
 });
 
+const shares = await new Deno.Command(deno, {
+  args: ["run", "-A", "bench/startup_shares.ts"],
+  cwd: ROOT,
+  stdout: "piped",
+  stderr: "null",
+}).output();
+const parts = JSON.parse(new TextDecoder().decode(shares.stdout)) as {
+  base_mb: number;
+  out: { step: string; ms: number; mb: number }[];
+};
+emit({
+  bench: "footprint: what each part of serve adds at start (from source)",
+  figure: parts.out.slice(0, 5).reduce((a, s) => a + s.ms, 0),
+  unit: "ms",
+  note: `Deno and the process ${parts.base_mb} MB; ` +
+    parts.out.map((s) => `${s.step}: +${s.ms} ms, +${s.mb} MB`).join("; "),
+});
+
 const calc = await calculator();
 const apps: App[] = [calc];
 const files: string[] = [];

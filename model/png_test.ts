@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { decode } from "fast-png";
 import { DriverError } from "../protocol/errors.ts";
 import type { Capture } from "./engine.ts";
-import { cropCapture, encodePng } from "./png.ts";
+import { encodePng } from "./png.ts";
+import { cropCapture } from "./capture.ts";
 
 /** A capture whose pixel (x, y) is [x, y, x + y, 255]. */
 function gradient(width: number, height: number, scale = 1, origin = { x: 0, y: 0 }): Capture {

@@ -156,6 +156,34 @@ Deno.test("rpc forwarder: stdin lines to the socket, every answer to stdout, exi
   }
 });
 
+Deno.test("rpc forwarder kept open: each request answered before the next is written", async () => {
+  const d = await startDriver(["serve"]);
+  try {
+    const fwd = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", MAIN, "rpc", "--socket", d.ready.socket!],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+    const w = fwd.stdin.getWriter();
+    const r = fwd.stdout.getReader();
+    let pending = "";
+    for (let i = 0; i < 50; i++) {
+      await w.write(new TextEncoder().encode(`{"jsonrpc":"2.0","id":${i},"method":"hello"}\n`));
+      while (!pending.includes("\n")) pending += new TextDecoder().decode((await r.read()).value);
+      const line = pending.slice(0, pending.indexOf("\n"));
+      pending = pending.slice(line.length + 1);
+      assert.equal(JSON.parse(line).id, i, "one answer per request, in turn");
+    }
+    await w.close();
+    r.releaseLock();
+    await fwd.stdout.cancel();
+    assert.equal((await fwd.status).code, 0, "EOF on stdin ends the session with 0");
+  } finally {
+    await d.stop();
+  }
+});
+
 Deno.test("rpc forwarder: exit 3 with a clear message when no driver listens", async () => {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", MAIN, "rpc", "--socket", "/tmp/allternit-nobody-here.sock"],

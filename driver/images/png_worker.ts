@@ -6,7 +6,8 @@
  * @module
  */
 /// <reference lib="deno.worker" />
-import { base64, encodePng, scaleCapture } from "../../model/png.ts";
+import { encodePng } from "../../model/png.ts";
+import { base64, scaleCapture } from "../../model/capture.ts";
 import type { EncodeReply, EncodeRequest } from "./pool.ts";
 
 self.onmessage = (e: MessageEvent<EncodeRequest>) => {

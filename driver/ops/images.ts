@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { cropCapture } from "../../model/png.ts";
+import { cropCapture } from "../../model/capture.ts";
 import type { HandlerResultOf, ParamsOf } from "../../protocol/ops.ts";
 import type { CallContext } from "../../rpc/dispatcher.ts";
 import type { DriverCore } from "../core.ts";

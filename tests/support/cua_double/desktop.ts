@@ -14,7 +14,8 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { AtspiEngine } from "../../../engines/atspi/engine.ts";
 import type { Capture, PixelInput, RawNode } from "../../../model/engine.ts";
 import type { ActionName } from "../../../protocol/element.ts";
-import { cropCapture, encodePng } from "../../../model/png.ts";
+import { encodePng } from "../../../model/png.ts";
+import { cropCapture } from "../../../model/capture.ts";
 
 type Args = Record<string, unknown>;
 type Window = { atspi: string; pid: number; app: string; title: string };
