@@ -158,8 +158,9 @@ export interface OracleState {
 }
 
 /**
- * Python shared by the scripts that look for one node: its screen box, and the first
- * window of process `pid` in which `find(window)` answers a node, with that window.
+ * Python shared by the scripts that look for one node: its screen box, the first node
+ * depth first below a node that passes a test (bounded in depth and children), and the
+ * first window of process `pid` in which `find(window)` answers a node, with that window.
  */
 const FIRST_NODE = `
 import json, sys
@@ -167,6 +168,16 @@ import pyatspi
 def box(node):
     e = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
     return [e.x, e.y, e.width, e.height]
+def first_where(node, test, max_depth, max_children, depth=0):
+    if node is None or depth > max_depth:
+        return None
+    if test(node):
+        return node
+    for i in range(min(node.childCount, max_children)):
+        found = first_where(node.getChildAtIndex(i), test, max_depth, max_children, depth + 1)
+        if found is not None:
+            return found
+    return None
 def first_in_windows(pid, find):
     for app in pyatspi.Registry.getDesktop(0):
         if app is not None and app.get_process_id() == pid:
@@ -232,17 +243,8 @@ export async function oracleState(
 
 const CELL_SCRIPT = `${FIRST_NODE}
 pid, row, column = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
-def table(node, depth=0):
-    if node is None or depth > 30:
-        return None
-    if node.getState().contains(pyatspi.STATE_MANAGES_DESCENDANTS):
-        return node
-    for i in range(min(node.childCount, 200)):
-        found = table(node.getChildAtIndex(i), depth + 1)
-        if found is not None:
-            return found
-    return None
-window, t = first_in_windows(pid, table)
+manages = lambda n: n.getState().contains(pyatspi.STATE_MANAGES_DESCENDANTS)
+window, t = first_in_windows(pid, lambda w: first_where(w, manages, 30, 200))
 if t is None:
     print("null")
     sys.exit(0)
@@ -275,17 +277,8 @@ export async function oracleCell(
 
 const FOCUSED_LENGTH_SCRIPT = `${FIRST_NODE}
 pid = int(sys.argv[1])
-def focused(node, depth=0):
-    if node is None or depth > 40:
-        return None
-    if node.getState().contains(pyatspi.STATE_FOCUSED):
-        return node
-    for i in range(min(node.childCount, 500)):
-        found = focused(node.getChildAtIndex(i), depth + 1)
-        if found is not None:
-            return found
-    return None
-_, node = first_in_windows(pid, focused)
+focused = lambda n: n.getState().contains(pyatspi.STATE_FOCUSED)
+_, node = first_in_windows(pid, lambda w: first_where(w, focused, 40, 500))
 print("null" if node is None else node.queryText().characterCount)
 `;
 
