@@ -201,18 +201,35 @@ export class LiveMap {
     this.windows.use(w.window); // only callers ask for the current map
     const checkable = !w.needsFull && w.pending.size === 0 && !w.degraded &&
       !this.#subscribeError;
-    // A hung app is asked once more (a probe: two calls under the app timeout) rather than
-    // walked, which would spend the app timeout on every node it was asked for.
+    // An app that did not answer lately is asked again first (a probe: two cheap calls).
     if (w.notResponding !== undefined || (!this.isFresh(w) && checkable)) await this.#probe(w);
-    if (w.notResponding !== undefined || this.isFresh(w)) {
-      if (!processAlive(w.pid)) {
-        // Exited before its exit reached us as a signal: forget it, and say so.
-        this.#forgetApp(w.app);
-        throw new DriverError("app_not_running", `"${w.appName}" (pid ${w.pid}) has quit`);
-      }
-      return { watched: w, cached: true };
+    if (w.notResponding === undefined && this.isFresh(w)) return this.#cached(w);
+    try {
+      const readBefore = w.readAt;
+      const watched = await this.refresh(w, signal);
+      // Only a read that reached the app proves it answers (with nothing owed, refresh
+      // returns the map as it is).
+      if (watched.readAt > readBefore) watched.notResponding = undefined;
+      return { watched, cached: false };
+    } catch (err) {
+      // A busy app (starting, loading a page) is read once it answers; one that does not
+      // answer at all gets its last map back, said to be stale (`app_not_responding`),
+      // rather than an error for every read. A walk gives up at its first timed-out call.
+      const timedOut = err instanceof DriverError && err.code === "timeout" && !signal.aborted;
+      if (!timedOut || this.windows.peek(w.window) !== w) throw err;
+      w.notResponding ??= performance.now();
+      return this.#cached(w);
     }
-    return { watched: await this.refresh(w, signal), cached: false };
+  }
+
+  /** `w`'s map as it is, unless its app has quit meanwhile. */
+  #cached(w: Watched): { watched: Watched; cached: boolean } {
+    if (!processAlive(w.pid)) {
+      // Exited before its exit reached us as a signal: forget it, and say so.
+      this.#forgetApp(w.app);
+      throw new DriverError("app_not_running", `"${w.appName}" (pid ${w.pid}) has quit`);
+    }
+    return { watched: w, cached: true };
   }
 
   /**

@@ -268,6 +268,16 @@ Deno.test({
     try {
       const r = await s.client.call("read_ui", { app: app.pid });
       const area = r.elements!.find((e) => e.role === "AXTextArea")!;
+      // The X focus on mousepad's window whatever an earlier test left it on (keys go to it,
+      // and it is the app the driver paces its typing by).
+      const xdotool = async (...args: string[]) => {
+        const out = await new Deno.Command("xdotool", { args, stderr: "null" }).output();
+        assert.ok(out.success, `xdotool ${args.join(" ")}`);
+        return dec.decode(out.stdout).trim();
+      };
+      const win = (await xdotool("search", "--onlyvisible", "--pid", String(app.pid)))
+        .split("\n")[0]!;
+      await xdotool("windowfocus", "--sync", win);
       await xdotoolClick(centre(area).x, centre(area).y);
       assert.equal(await oracleFocusedLength(app.pid), 0, "the text view has the focus");
       const text = "a".repeat(10_000);
