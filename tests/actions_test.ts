@@ -205,15 +205,23 @@ Deno.test("an action on an app that never goes quiet answers busy with the diff,
     await xdotoolClick(x, y);
     // Typing from outside the driver for ~12 s: mousepad posts a change every 100 ms.
     typist = typeFromOutside("x", 120);
-    const now = await s.client.call("read_ui", { window: r.window });
-    const acted = await s.client.call("act", {
-      window: r.window,
-      version: now.version,
-      id: area.id,
-      action: "type_text",
-      value: "Z",
-      timeout_ms: 8_000,
-    }).catch((e) => e);
+    // The typist changes the map every 100 ms: an act planned on a version that a change
+    // overtook is refused stale with the current map, and planned again on it, as an agent
+    // would.
+    let version = (await s.client.call("read_ui", { window: r.window })).version;
+    let acted;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      acted = await s.client.call("act", {
+        window: r.window,
+        version,
+        id: area.id,
+        action: "type_text",
+        value: "Z",
+        timeout_ms: 8_000,
+      }).catch((e) => e);
+      if (acted.code !== "stale_version") break;
+      version = acted.data.map.version;
+    }
     assert.equal(acted.ok, true, `answered ${JSON.stringify(acted)}`);
     assert.equal(acted.settled, "busy");
     assert.ok(acted.settle_ms >= 1_500 && acted.settle_ms < 4_000, `settle_ms ${acted.settle_ms}`);
