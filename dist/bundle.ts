@@ -1,7 +1,7 @@
 // deno-lint-ignore-file no-console -- a build script reports to the person running it.
 /**
  * `deno task bundle`: the driver as JavaScript for the pinned Deno, in `dist/out/bundle/`:
- * `allternit-driver.js` (the CLI), the chunks it loads per command, and `png_worker.js`.
+ * `allternit-driver.js` (the CLI), and the chunks and entries it loads per command.
  *
  * Code is split at every dynamic import, so each command loads only its own modules: the
  * forwarder and a `call` to a running driver never evaluate the driver, and `serve`
@@ -42,15 +42,6 @@ if (!lazyAt) {
   console.error("bundle: util/lazy.ts did not land in a top-level chunk; its paths would break");
   Deno.exit(1);
 }
-// The worker is its own program: one file, found beside the chunk that starts it.
-await deno([
-  "bundle",
-  "--platform",
-  "deno",
-  "-o",
-  `${NEW}/png_worker.js`,
-  "driver/images/png_worker.ts",
-]);
 await Deno.remove(OUT, { recursive: true }).catch(() => {});
 await Deno.rename(NEW, OUT);
 console.error(`bundle: ${OUT}/allternit-driver.js`);

@@ -23,14 +23,13 @@ export const TARGETS = [
 ] as const;
 
 const OUT = new URL("./out/", import.meta.url).pathname;
-/** Modules started as workers (the AXHub's run loop, UIA's MTA thread, PNG encoding). */
+/** Modules started as workers (the AXHub's run loop, UIA's MTA thread). */
 const WORKERS = [
   "engines/ax/hub/hub_worker.ts",
   "engines/uia/worker.ts",
-  "driver/images/png_worker.ts",
 ].map((p) => new URL(`../${p}`, import.meta.url).pathname);
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
-/** What main.ts loads by a computed path: `deno compile` cannot see those imports. */
+/** What util/lazy.ts loads by a computed path (PNG worker included): `deno compile` cannot see those imports. */
 const COMMANDS = LAZY_MODULES.map((m) => new URL(`../${m}.ts`, import.meta.url).pathname);
 
 async function sha256(path: string): Promise<string> {

@@ -24,6 +24,7 @@ export const LAZY_MODULES = [
   "engines/cua/engine",
   "engines/vision/engine",
   "engines/merged/engine",
+  "driver/images/png_worker",
 ] as const;
 
 /** A module of {@link LAZY_MODULES}. */

@@ -12,6 +12,7 @@
  */
 import type { Capture } from "../../model/engine.ts";
 import { DriverError } from "../../protocol/errors.ts";
+import { moduleUrl } from "../../util/lazy.ts";
 
 /** What the worker is asked. */
 export interface EncodeRequest {
@@ -120,9 +121,7 @@ export class ImagePool {
   }
 
   #start(): Worker {
-    // The bundle (dist/out/bundle) ships the worker built beside its chunks as .js.
-    const file = import.meta.url.endsWith(".js") ? "./png_worker.js" : "./png_worker.ts";
-    const worker = new Worker(new URL(file, import.meta.url), { type: "module" });
+    const worker = new Worker(moduleUrl("driver/images/png_worker"), { type: "module" });
     worker.onmessage = (e: MessageEvent<EncodeReply>) => {
       const answer = this.#waiting.get(e.data.id);
       this.#waiting.delete(e.data.id);
