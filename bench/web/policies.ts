@@ -160,10 +160,14 @@ const distance = (a: Element, b: Element) =>
 /** Tabs are pressed in turn until the link named in the instruction shows. */
 async function findInTabs(t: Task): Promise<void> {
   const link = named([...LINKS, "AXStaticText"], quoted(t.instruction)[0]!);
-  for (let tab = 1; tab <= 8; tab++) {
+  for (let tab = 2;; tab++) {
     const { els } = await current(t);
     if ((link(els)?.bounds.h ?? 0) > 0) return await act(t, link, "press");
-    await act(t, named(["AXLink", "AXTab", "AXRadioButton"], `Tab #${tab + 1}`), "press");
+    const next = named(["AXLink", "AXTab", "AXRadioButton"], `Tab #${tab}`);
+    // No tab left to look in: done (click-tab-2-medium empties its second tab, and
+    // opening it is the answer when the link is not in the first).
+    if (!next(els)) return;
+    await act(t, next, "press");
   }
 }
 
@@ -340,5 +344,10 @@ export const POLICIES: Record<string, Policy> = {
     if (!r.ok) throw new Error(`select did not take: ${r.value}`);
     await submit(t);
   },
-  "click-dialog-2": (t) => act(t, named(BUTTONS, quoted(t.instruction)[0] ?? "OK"), "press"),
+  "click-dialog-2": (t) => {
+    const label = quoted(t.instruction)[0] ?? "OK";
+    // The "x" in a dialog's corner is its close button, named "Close" by its title.
+    const close = /^[x×]$/i.test(label) ? named(BUTTONS, "Close") : () => undefined;
+    return act(t, (els) => named(BUTTONS, label)(els) ?? close(els), "press");
+  },
 };
