@@ -200,7 +200,8 @@ async function searchMovies(t: Task): Promise<void> {
     t,
     (now) =>
       named(BUTTONS, "Submit")(now) ?? named(BUTTONS, "Search")(now) ??
-        now.find((e) => textOf(e) === "Submit"),
+        // Some layouts draw the button as a styled box: its text names it.
+        now.find((e) => /^(submit|search)$/i.test(textOf(e)) && e.role !== "AXStaticText"),
     "press",
   );
 }
