@@ -151,11 +151,16 @@ function solveForX(text: string): number | undefined {
 }
 
 /** The centre distance of two boxes. */
-const distance = (a: Element, b: Element) =>
-  Math.hypot(
-    a.bounds.x + a.bounds.w / 2 - (b.bounds.x + b.bounds.w / 2),
-    a.bounds.y + a.bounds.h / 2 - (b.bounds.y + b.bounds.h / 2),
-  );
+/**
+ * The gap between two boxes (0 when they touch): a label sits next to its field, while
+ * centres mislead for wide fields (a table's next row's label was nearer by centre).
+ */
+const distance = (a: Element, b: Element) => {
+  const gap = (a0: number, a1: number, b0: number, b1: number) => Math.max(0, a0 - b1, b0 - a1);
+  const { x: ax, y: ay, w: aw, h: ah } = a.bounds;
+  const { x: bx, y: by, w: bw, h: bh } = b.bounds;
+  return Math.hypot(gap(ax, ax + aw, bx, bx + bw), gap(ay, ay + ah, by, by + bh));
+};
 
 /** Tabs are pressed in turn until the link named in the instruction shows. */
 async function findInTabs(t: Task): Promise<void> {
