@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { isFile, libraryPresent, openLibrary } from "./open.ts";
+import { libraryPresent, openLibrary } from "./open.ts";
+import { isFile } from "../util/paths.ts";
 
 /** libtesseract symbols. `TessBaseAPI *` and `char *` results are pointers. */
 export const TESSERACT_SYMBOLS = {

@@ -5,6 +5,7 @@
  * @module
  */
 import { DriverError } from "../protocol/errors.ts";
+import { isFile } from "../util/paths.ts";
 
 /**
  * `Deno.dlopen` of `$envVar`'s path, else `soname`. A missing `--allow-ffi` passes through
@@ -59,13 +60,4 @@ export function libraryPresent(envVar: string, soname: string): boolean {
     "/lib",
   ];
   return dirs.some((d) => isFile(`${d}/${soname}`));
-}
-
-/** A file (or a link to one) is at `path`. */
-export function isFile(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
 }

@@ -49,6 +49,15 @@ export function driverPaths(data: string = dataDir()): DriverPaths {
   };
 }
 
+/** A file (or a link to one) is at `path`. */
+export function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
 /** Parent folder of a path. */
 export function dirname(path: string): string {
   const i = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));

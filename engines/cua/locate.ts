@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { isFile } from "../../util/paths.ts";
 
 /** How to start Cua's MCP server. */
 export interface CuaCommand {
@@ -17,14 +18,6 @@ export interface CuaCommand {
 
 /** Environment lookup (tests pass their own). */
 export type Env = (key: string) => string | undefined;
-
-function isFile(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
-}
 
 /** The first `name` on `PATH` (with `PATHEXT` on Windows), or undefined. */
 export function onPath(name: string, env: Env): string | undefined {
