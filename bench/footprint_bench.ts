@@ -1,4 +1,3 @@
-// deno-lint-ignore-file no-console -- a benchmark prints its figures.
 /**
  * `deno task bench footprint` (issue 21): what the driver costs to start and to keep,
  * beside Deno's own floor (`deno eval 1`) and the pyatspi reference, measured in the same
@@ -11,6 +10,7 @@
  * @module
  */
 import { DriverClient } from "../rpc/client.ts";
+import { emit, median, round } from "./stats.ts";
 import {
   type App,
   calculator,
@@ -32,9 +32,6 @@ import type { Element } from "../protocol/element.ts";
 const ROOT = new URL("../", import.meta.url).pathname;
 const BUNDLE = `${ROOT}dist/out/bundle/allternit-driver.js`;
 const RUNS = 11;
-const r2 = (x: number) => Math.round(x * 100) / 100;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-const emit = (row: Record<string, unknown>) => console.log(JSON.stringify(row));
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 const enc = new TextEncoder();
 
@@ -62,7 +59,7 @@ async function once(argv: string[], input = ""): Promise<{ ms: number; mb: numbe
 async function startup(argv: string[], input = ""): Promise<{ ms: number; mb: number }> {
   const runs = [];
   for (let i = 0; i < RUNS; i++) runs.push(await once(argv, input));
-  return { ms: r2(median(runs.map((r) => r.ms))), mb: r2(median(runs.map((r) => r.mb))) };
+  return { ms: round(median(runs.map((r) => r.ms))), mb: round(median(runs.map((r) => r.mb))) };
 }
 
 const deno = Deno.execPath();
@@ -110,7 +107,7 @@ async function serveRss(kind: keyof typeof FROM): Promise<[number, number]> {
   await sleep(2_000);
   const later = await rssMb(s.pid);
   await s.stop();
-  return [r2(atReady), r2(later)];
+  return [round(atReady), round(later)];
 }
 
 /** One `rpc` forwarder kept open: ms per request, each sent after the last answer. */
@@ -134,7 +131,7 @@ async function longLivedForwarder(socket: string): Promise<number> {
   }
   await w.close();
   await child.status;
-  return r2(median(times.slice(10)));
+  return round(median(times.slice(10)));
 }
 
 /** The outline as it was before folding: every element, one line each. */
@@ -210,7 +207,7 @@ try {
         unit: "ms",
         peer: "deno eval 1",
         peer_figure: floor.ms,
-        ratio: r2(floor.ms / r.ms),
+        ratio: round(floor.ms / r.ms),
         note: `peak RSS ${r.mb} MB; no driver running; target 250 ms for read_ui`,
       });
     }
@@ -227,7 +224,7 @@ try {
         unit: "ms",
         peer: "deno eval 1",
         peer_figure: floor.ms,
-        ratio: r2(floor.ms / call.ms),
+        ratio: round(floor.ms / call.ms),
         note: `peak RSS ${call.mb} MB; target within 1.5x the floor`,
       });
       const rpc = await startup([...FROM[kind], "rpc", "--socket", socket], HELLO);
@@ -237,7 +234,7 @@ try {
         unit: "ms",
         peer: "deno eval 1",
         peer_figure: floor.ms,
-        ratio: r2(floor.ms / rpc.ms),
+        ratio: round(floor.ms / rpc.ms),
         note: `process start to exit, one hello; peak RSS ${rpc.mb} MB; target within 1.5x`,
       });
     }
@@ -262,10 +259,10 @@ try {
     const rss2 = await rssMb(d.ready.pid);
     emit({
       bench: "footprint: serve memory over 10,000 reads and 1,000 connections",
-      figure: r2(rss2 - rss0),
+      figure: round(rss2 - rss0),
       unit: "MB growth",
-      note: `${r2(rss0)} MB before, ${r2(rss1)} after the reads (gnome-calculator, 95 ` +
-        `elements), ${r2(rss2)} after the connections`,
+      note: `${round(rss0)} MB before, ${round(rss1)} after the reads (gnome-calculator, 95 ` +
+        `elements), ${round(rss2)} after the connections`,
     });
     await c.close();
   } finally {
@@ -305,7 +302,7 @@ try {
           unit: "bytes",
           peer: "the same outline unfolded (before)",
           peer_figure: before,
-          ratio: r2(before / folded),
+          ratio: round(before / folded),
           note: `${els.length} elements; a Playwright-MCP-style snapshot of the same ` +
             `elements (- role "name" [ref=eN]) is ${pw} bytes`,
         });
@@ -319,7 +316,7 @@ try {
     });
     emit({
       bench: "footprint: serve resident memory watching 8 windows",
-      figure: r2(await rssMb(watch.pid)),
+      figure: round(await rssMb(watch.pid)),
       unit: "MB",
       note: `${names.join(", ")}, each read once; the bundle; target < 100`,
     });
@@ -332,7 +329,7 @@ try {
     const share = (await cpuMs(watch.pid) - cpu0) / (performance.now() - t0) * 100;
     emit({
       bench: "footprint: idle CPU watching 5 windows (widget factory animating) over 60 s",
-      figure: r2(share),
+      figure: round(share),
       unit: "%",
       note: "design figure 0.2-0.4 %; the driver's own user+system time",
     });

@@ -1,4 +1,3 @@
-// deno-lint-ignore-file no-console -- a benchmark prints its figures.
 /**
  * `deno task bench reliability` (issue 22): the served driver against hostile and careless
  * clients, loopback only: fuzzed params for every op, wrong tokens, descriptor exhaustion,
@@ -8,6 +7,7 @@
  * @module
  */
 import { DriverClient } from "../rpc/client.ts";
+import { emit, median, round } from "./stats.ts";
 import { calculator, mousepad } from "../tests/support/apps.ts";
 import { type DriverProcess, startDriver } from "../tests/support/driver_process.ts";
 import { fuzzedRequests } from "../tests/support/fuzz.ts";
@@ -17,9 +17,6 @@ import { IDLE_MS } from "../driver/images/pool.ts";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
-const r2 = (x: number) => Math.round(x * 100) / 100;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-const emit = (row: Record<string, unknown>) => console.log(JSON.stringify(row));
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
 async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
@@ -80,7 +77,7 @@ async function fuzz(d: DriverProcess): Promise<void> {
     note: `${structured} structured answers, ${requests.length - answers.length} hangs, ` +
       `${codes.internal ?? 0} internal, lost connection: ${lost}; ${
         Object.entries(codes).map(([c, n]) => `${c} ${n}`).join(", ")
-      }; ${r2(ms)} ms; driver RSS ${r2(rss0)} → ${r2(await rssMb(d.ready.pid))} MB`,
+      }; ${round(ms)} ms; driver RSS ${round(rss0)} → ${round(await rssMb(d.ready.pid))} MB`,
   });
 }
 
@@ -120,7 +117,7 @@ async function tokens(): Promise<void> {
       bench: "reliability: wrong tokens refused",
       figure: refused,
       unit: `of ${variants.length}`,
-      note: `median answer ${r2(median(times))} ms, slowest ${r2(Math.max(...times))} ms`,
+      note: `median answer ${round(median(times))} ms, slowest ${round(Math.max(...times))} ms`,
     });
   } finally {
     await d.stop();
@@ -148,7 +145,7 @@ async function descriptors(): Promise<void> {
     await client.close();
     emit({
       bench: "reliability: descriptors exhausted (300 clients, 100 fds), then served",
-      figure: r2(performance.now() - t0),
+      figure: round(performance.now() - t0),
       unit: "ms",
       note: `served again: ${ok}; accept errors logged: ${d.stderr().includes("accept failed")}`,
     });
@@ -184,9 +181,11 @@ async function churn(d: DriverProcess): Promise<void> {
     bench: "reliability: 1,000 connections opened, served and closed",
     figure: errors,
     unit: "errors",
-    note: `driver RSS ${r2(rss0)} → ${r2(rss1)} MB after them; with 200 idle connections ${
-      r2(rss2)
-    } MB, after they closed ${r2(rss3)} MB; once the image worker stopped (idle) ${r2(rss4)} MB`,
+    note: `driver RSS ${round(rss0)} → ${round(rss1)} MB after them; with 200 idle connections ${
+      round(rss2)
+    } MB, after they closed ${round(rss3)} MB; once the image worker stopped (idle) ${
+      round(rss4)
+    } MB`,
   });
 }
 
@@ -269,17 +268,17 @@ async function stopped(d: DriverProcess): Promise<void> {
       frozen = await c.call("read_ui", { app: pad.pid, timeout_ms: 5_000 })
         .then((r) => `${r.live.state} ${r.live.reason ?? ""} (map ${r.live.age_ms} ms old)`)
         .catch((e) => e.code);
-      frozen += ` in ${r2(performance.now() - t0)} ms`;
+      frozen += ` in ${round(performance.now() - t0)} ms`;
     } finally {
       Deno.kill(pad.pid, "SIGCONT");
     }
     emit({
       bench: "reliability: reads of one app while another is stopped (median)",
-      figure: r2(during),
+      figure: round(during),
       unit: "ms",
       peer: "no app stopped",
-      peer_figure: r2(before),
-      ratio: r2(before / during),
+      peer_figure: round(before),
+      ratio: round(before / during),
       note: `the stopped app's read answered: ${frozen}`,
     });
   } finally {
@@ -322,12 +321,12 @@ async function loopLag(d: DriverProcess): Promise<void> {
     await work;
     emit({
       bench: "reliability: hello round trip while 12 full-screen images are made (max)",
-      figure: r2(Math.max(...busy)),
+      figure: round(Math.max(...busy)),
       unit: "ms",
       peer: "idle driver (max)",
-      peer_figure: r2(Math.max(...quiet)),
-      note: `median ${r2(median(busy))} ms over ${busy.length} hellos; idle median ${
-        r2(median(quiet))
+      peer_figure: round(Math.max(...quiet)),
+      note: `median ${round(median(busy))} ms over ${busy.length} hellos; idle median ${
+        round(median(quiet))
       } ms`,
     });
   } finally {
