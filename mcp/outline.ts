@@ -65,11 +65,13 @@ export function elementLine(e: Element, depth = 0): string {
 }
 
 /**
- * Orders `elements` depth first under their parents (a parent missing from the list makes
- * its child a root) and pairs each with its depth. Elements caught in a parent cycle,
- * which no root reaches, follow at depth 0 so nothing is silently dropped.
+ * Each element's children in `elements`, and the roots: elements whose parent is missing
+ * from the list (or is themselves).
  */
-export function treeOrder(elements: readonly Element[]): [Element, number][] {
+function family(elements: readonly Element[]): {
+  children: Map<string, Element[]>;
+  roots: Element[];
+} {
   const ids = new Set(elements.map((e) => e.id));
   const children = new Map<string, Element[]>();
   const roots: Element[] = [];
@@ -82,6 +84,23 @@ export function treeOrder(elements: readonly Element[]): [Element, number][] {
       roots.push(e);
     }
   }
+  return { children, roots };
+}
+
+/**
+ * Orders `elements` depth first under their parents (a parent missing from the list makes
+ * its child a root) and pairs each with its depth. Elements caught in a parent cycle,
+ * which no root reaches, follow at depth 0 so nothing is silently dropped.
+ */
+export function treeOrder(elements: readonly Element[]): [Element, number][] {
+  return orderOf(elements, family(elements));
+}
+
+/** {@link treeOrder} over a family already worked out (the outline needs it too). */
+function orderOf(
+  elements: readonly Element[],
+  { children, roots }: ReturnType<typeof family>,
+): [Element, number][] {
   const out: [Element, number][] = [];
   const seen = new Set<string>();
   const stack: [Element, number][] = roots.toReversed().map((e) => [e, 0]);
@@ -153,30 +172,24 @@ function isEcho(e: Element, parent: Element, kids: ReadonlyMap<string, Element[]
  * elements that name, hold or do something, in their hierarchy.
  */
 export function outline(elements: readonly Element[], budget: number): Outline {
-  const kids = new Map<string, Element[]>();
-  for (const e of elements) {
-    if (e.parent === undefined) continue;
-    const list = kids.get(e.parent);
-    if (list) list.push(e);
-    else kids.set(e.parent, [e]);
-  }
+  const fam = family(elements);
+  const kids = fam.children;
   const byId = new Map(elements.map((e) => [e.id, e]));
   const left = new Set<string>();
   const lines: string[] = [];
   let omitted = 0;
   // Depth as shown: an element's depth less the hollow containers above it.
   const hidden = new Map<string, number>();
-  for (const [e, depth] of treeOrder(elements)) {
+  for (const [e, depth] of orderOf(elements, fam)) {
     const above = e.parent === undefined ? 0 : hidden.get(e.parent) ?? 0;
     const parent = e.parent === undefined ? undefined : byId.get(e.parent);
     // A text run echoes only a parent whose line is shown: else its text would be lost.
     const shownParent = parent !== undefined && !left.has(parent.id) ? parent : undefined;
     const hollow = isHollow(e, kids.get(e.id) ?? []) ||
       (shownParent !== undefined && isEcho(e, shownParent, kids));
-    if (hollow) left.add(e.id);
     hidden.set(e.id, above + (hollow ? 1 : 0));
-    if (hollow) continue;
-    if (lines.length < budget) lines.push(elementLine(e, depth - above));
+    if (hollow) left.add(e.id);
+    else if (lines.length < budget) lines.push(elementLine(e, depth - above));
     else omitted++;
   }
   return { lines, omitted, folded: left.size };
