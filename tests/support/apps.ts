@@ -220,6 +220,11 @@ export async function chromium(
     "--window-size=900,700",
     appMode ? `--app=${urlOf(page)}` : urlOf(page),
   ], title);
+  return await whenShown(app, last);
+}
+
+/** `app` once its page shows `last` (see {@link waitForPage}); stopped if it never does. */
+async function whenShown(app: App, last: string): Promise<App> {
   try {
     await waitForPage(app.pid, last);
   } catch (err) {
@@ -230,7 +235,7 @@ export async function chromium(
 }
 
 /**
- * Waits until Chromium's page is in its accessibility tree down to its last element
+ * Waits until a browser's page is in its accessibility tree down to its last element
  * (named or showing `last`): the window (titled by the page) shows before the renderer's
  * tree reaches the bus, and the tree arrives in pieces, so a read in between sees only the
  * browser's frame or half the page.
@@ -254,7 +259,7 @@ async function waitForPage(pid: number, last: string, timeoutMs = 20_000): Promi
       }
       await new Promise((r) => setTimeout(r, 100));
     }
-    throw new Error(`Chromium's page did not show "${last}" on the accessibility bus`);
+    throw new Error(`Process ${pid}'s page did not show "${last}" on the accessibility bus`);
   } finally {
     await engine.close();
   }
@@ -382,12 +387,15 @@ export const firefox = (page: string, title: string): Promise<App> =>
       urlOf(page),
     ], title));
 
-/** Thunderbird on its start tab, in a scratch profile (no account). */
+/**
+ * Thunderbird on its start tab, in a scratch profile (no account), once the tab's content
+ * is on the bus (its window shows before; on a loaded machine, seconds before).
+ */
 export const thunderbird = (): Promise<App> =>
-  withProfile(
-    "allternit-thunderbird-",
-    (profile) => startApp("thunderbird", ["--no-remote", "--profile", profile], "Thunderbird"),
-  );
+  withProfile("allternit-thunderbird-", async (profile) => {
+    const app = await startApp("thunderbird", ["--no-remote", "--profile", profile], "Thunderbird");
+    return await whenShown(app, "Sign in with Thundermail");
+  });
 
 /**
  * LibreOffice on `file` (Calc, Writer or Impress by its type), in a scratch user profile.
