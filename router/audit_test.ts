@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type AuditEntry, AuditLog } from "./audit.ts";
+import { type AuditEntry, AuditLog, MAX_QUEUED_BYTES } from "./audit.ts";
 
 function entry(seq: number): AuditEntry {
   return {
@@ -109,5 +109,40 @@ Deno.test("AuditLog.close() writes what is queued and ignores later appends", as
   await closed;
   await audit.close();
   assert.deepEqual((await lines(`${dir}/audit.jsonl`)).map((e) => e.ms), [1]);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("AuditLog keeps up with a tight loop of appends: what queued during a write goes out in the next", async () => {
+  const dir = await Deno.makeTempDir();
+  const audit = new AuditLog(`${dir}/audit.jsonl`);
+  // A client reading in a loop appends between the file's writes: with one line per write
+  // the queue held every line appended faster than a write's round trip, without bound.
+  let most = 0;
+  for (let i = 0; i < 20_000; i++) {
+    audit.append(entry(i));
+    if (i % 100 === 99) {
+      await new Promise((r) => setTimeout(r, 0));
+      most = Math.max(most, audit.pending);
+    }
+  }
+  await audit.close();
+  assert.ok(most <= 1_000, `at most 1,000 lines wait (saw ${most})`);
+  const got = await lines(`${dir}/audit.jsonl`);
+  assert.deepEqual(got.map((e) => e.ms), Array.from({ length: 20_000 }, (_, i) => i));
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("AuditLog drops lines past MAX_QUEUED_BYTES waiting, keeping the ones it took whole", async () => {
+  const dir = await Deno.makeTempDir();
+  const audit = new AuditLog(`${dir}/audit.jsonl`);
+  const lineBytes = JSON.stringify(entry(0)).length + 1;
+  const total = Math.ceil(MAX_QUEUED_BYTES / lineBytes) * 2;
+  for (let i = 0; i < total; i++) audit.append(entry(i % 1_000)); // no turn for the writer
+  assert.ok(audit.pending * lineBytes <= MAX_QUEUED_BYTES);
+  await audit.close();
+  const got = await lines(`${dir}/audit.jsonl`);
+  const kept = (await Deno.stat(`${dir}/audit.jsonl`)).size;
+  assert.ok(Math.abs(kept - MAX_QUEUED_BYTES) < 2 * lineBytes, `${kept} bytes kept`);
+  assert.deepEqual(got.map((e) => e.ms), got.map((_, i) => i % 1_000), "the first lines, in order");
   await Deno.remove(dir, { recursive: true });
 });
