@@ -10,6 +10,7 @@ import { ComPtr, outPointer } from "../../ffi/windows/com.ts";
 import { boolVariant } from "../../ffi/windows/variant.ts";
 import { ELEMENT_MODE, PATTERN, PROP, TREE_SCOPE } from "./ids.ts";
 import { IUIAutomation, IUIAutomationCacheRequest } from "./interfaces.ts";
+import { UiaCompat } from "./compat.ts";
 
 /** Properties a read caches for every element (element_props.ts reads them back). */
 export const READ_PROPERTIES: readonly number[] = [
@@ -54,8 +55,11 @@ export const EVENT_PROPERTIES: readonly number[] = [PROP.RuntimeId, PROP.Process
 
 /** Every request the engine uses, built once per automation object. */
 export interface CacheRequests {
-  /** Whole on-screen control-view subtree, every read property and pattern. */
-  subtree: ComPtr;
+  /**
+   * Whole on-screen control-view subtree, every read property and pattern; absent where
+   * UIA cannot cache a subtree (Wine), and windows are then read element by element.
+   */
+  subtree: ComPtr | undefined;
   /** One element, every read property and pattern. */
   element: ComPtr;
   /** One element's runtime id and bounds (a `bounds` patch). */
@@ -71,13 +75,21 @@ export function cacheRequest(
   properties: readonly number[],
   patterns: readonly number[] = [],
   filter?: ComPtr,
+  compat: UiaCompat = new UiaCompat(),
 ): ComPtr {
   const out = outPointer();
   automation.call(IUIAutomation.CreateCacheRequest, out);
   const req = ComPtr.expectOut(out, "IUIAutomationCacheRequest", "CreateCacheRequest");
   try {
     for (const p of properties) req.call(IUIAutomationCacheRequest.AddProperty, p);
-    for (const p of patterns) req.call(IUIAutomationCacheRequest.AddPattern, p);
+    for (const p of patterns) {
+      compat.run(
+        "IUIAutomationCacheRequest::AddPattern",
+        "patterns fetched live when acting",
+        () => req.call(IUIAutomationCacheRequest.AddPattern, p),
+        () => undefined,
+      );
+    }
     req.call(IUIAutomationCacheRequest.put_TreeScope, scope);
     if (filter) req.call(IUIAutomationCacheRequest.put_TreeFilter, filter.ptr);
     req.call(IUIAutomationCacheRequest.put_AutomationElementMode, ELEMENT_MODE.Full);
@@ -92,7 +104,7 @@ export function cacheRequest(
  * The control view without what is off screen: hidden pages, collapsed panes and the
  * unrealised rows of long lists are not read (the AT-SPI engine skips them too).
  */
-export function onScreenControlView(automation: ComPtr): ComPtr {
+export function onScreenControlView(automation: ComPtr, compat = new UiaCompat()): ComPtr {
   const out = outPointer();
   automation.call(IUIAutomation.get_ControlViewCondition, out);
   using control = ComPtr.expectOut(out, "IUIAutomationCondition", "get_ControlViewCondition");
@@ -103,25 +115,65 @@ export function onScreenControlView(automation: ComPtr): ComPtr {
     out,
   );
   using onScreen = ComPtr.expectOut(out, "IUIAutomationCondition", "CreatePropertyCondition");
-  automation.call(IUIAutomation.CreateAndCondition, control.ptr, onScreen.ptr, out);
-  return ComPtr.expectOut(out, "IUIAutomationCondition", "CreateAndCondition");
+  return compat.run(
+    "IUIAutomation::CreateAndCondition",
+    "the control view alone, off-screen elements skipped as they are read",
+    () => {
+      automation.call(IUIAutomation.CreateAndCondition, control.ptr, onScreen.ptr, out);
+      return ComPtr.expectOut(out, "IUIAutomationCondition", "CreateAndCondition");
+    },
+    () => control.addRef(),
+  );
+}
+
+function subtreeRequest(
+  automation: ComPtr,
+  filter: ComPtr,
+  compat: UiaCompat,
+): ComPtr | undefined {
+  const test = cacheRequest(
+    automation,
+    TREE_SCOPE.Element,
+    [PROP.RuntimeId],
+    [],
+    undefined,
+    compat,
+  );
+  // Asked on a throwaway request first: a stub scope must not leave half a request behind.
+  const can = compat.run(
+    "IUIAutomationCacheRequest::put_TreeScope(Subtree)",
+    "windows read element by element with live properties",
+    () => (test.call(IUIAutomationCacheRequest.put_TreeScope, TREE_SCOPE.Subtree), true),
+    () => false,
+  );
+  test.release();
+  if (!can) return undefined;
+  return cacheRequest(
+    automation,
+    TREE_SCOPE.Subtree,
+    READ_PROPERTIES,
+    READ_PATTERNS,
+    filter,
+    compat,
+  );
 }
 
 /** Builds every request; releases what it built if one fails. */
-export function buildCacheRequests(automation: ComPtr): CacheRequests {
+export function buildCacheRequests(
+  automation: ComPtr,
+  compat: UiaCompat = new UiaCompat(),
+): CacheRequests {
   const made: ComPtr[] = [];
-  const keep = (p: ComPtr) => (made.push(p), p);
+  const keep = <T extends ComPtr | undefined>(p: T) => (p && made.push(p), p);
+  const element = (props: readonly number[], patterns: readonly number[] = []) =>
+    keep(cacheRequest(automation, TREE_SCOPE.Element, props, patterns, undefined, compat));
   try {
-    using filter = onScreenControlView(automation);
+    using filter = onScreenControlView(automation, compat);
     return {
-      subtree: keep(
-        cacheRequest(automation, TREE_SCOPE.Subtree, READ_PROPERTIES, READ_PATTERNS, filter),
-      ),
-      element: keep(cacheRequest(automation, TREE_SCOPE.Element, READ_PROPERTIES, READ_PATTERNS)),
-      bounds: keep(
-        cacheRequest(automation, TREE_SCOPE.Element, [PROP.RuntimeId, PROP.BoundingRectangle]),
-      ),
-      events: keep(cacheRequest(automation, TREE_SCOPE.Element, EVENT_PROPERTIES)),
+      subtree: keep(subtreeRequest(automation, filter, compat)),
+      element: element(READ_PROPERTIES, READ_PATTERNS),
+      bounds: element([PROP.RuntimeId, PROP.BoundingRectangle]),
+      events: element(EVENT_PROPERTIES),
     };
   } catch (err) {
     for (const p of made) p.release();
@@ -131,5 +183,5 @@ export function buildCacheRequests(automation: ComPtr): CacheRequests {
 
 /** Releases every request. */
 export function releaseCacheRequests(r: CacheRequests): void {
-  for (const p of [r.subtree, r.element, r.bounds, r.events]) p.release();
+  for (const p of [r.subtree, r.element, r.bounds, r.events]) p?.release();
 }

@@ -110,13 +110,27 @@ export function captureWindow(libs: CaptureLibs, hwnd: bigint): Capture {
     });
   }
   const rect = rectBounds(readRect(rectBuf));
-  return grab(
+  const copyScreen = (mem: Deno.PointerValue, screen: Deno.PointerValue) =>
+    libs.gdi32.BitBlt(mem, 0, 0, rect.w, rect.h, screen, rect.x, rect.y, SRCCOPY_CAPTUREBLT) !==
+      0;
+  const printed = grab(
     libs,
     rect,
     (mem, screen) =>
       libs.user32.PrintWindow(handle, mem, PW_RENDERFULLCONTENT) !== 0 ||
       // Some windows (old GL, protected content) refuse PrintWindow: copy the screen instead.
-      libs.gdi32.BitBlt(mem, 0, 0, rect.w, rect.h, screen, rect.x, rect.y, SRCCOPY_CAPTUREBLT) !==
-        0,
+      copyScreen(mem, screen),
   );
+  // Wine's PrintWindow answers success and draws nothing: an all-black picture is taken
+  // from the screen instead. The scan stops at the first lit pixel, in the first row of
+  // any real window, so Windows pays nothing for it.
+  return allBlack(printed.rgba) ? grab(libs, rect, copyScreen) : printed;
+}
+
+/** Every pixel is black (alpha aside). */
+export function allBlack(rgba: Uint8Array): boolean {
+  for (let i = 0; i < rgba.length; i += 4) {
+    if (rgba[i] !== 0 || rgba[i + 1] !== 0 || rgba[i + 2] !== 0) return false;
+  }
+  return true;
 }

@@ -75,8 +75,13 @@ export class UiaEngine implements Engine {
 
   async availability(): Promise<Availability> {
     try {
-      await this.#connect();
-      return { available: true };
+      const client = await this.#connect();
+      // Wine's partial UIA: available, and the reason names each stand-in, so a user can
+      // tell which path ran. Empty on Windows.
+      const fallbacks = await client.call("fallbacks", {}, AbortSignal.timeout(START_TIMEOUT_MS));
+      return fallbacks.length
+        ? { available: true, reason: `uia_compat: ${fallbacks.join("; ")}` }
+        : { available: true };
     } catch (err) {
       const reason = err instanceof DriverError
         ? String(err.data.reason ?? err.message)

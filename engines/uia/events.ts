@@ -26,7 +26,10 @@ import {
   structureEvent,
   WATCHED_PROPERTIES,
 } from "./event_map.ts";
-import { EVENT, TREE_SCOPE } from "./ids.ts";
+import { EVENT, PROP, TREE_SCOPE } from "./ids.ts";
+import { isStub, type UiaCompat } from "./compat.ts";
+import { receiveVariant } from "../../ffi/windows/variant.ts";
+import { method } from "../../ffi/windows/com.ts";
 import { IID, IUIAutomation as U, IUIAutomationElement as E } from "./interfaces.ts";
 
 /** Windows whose subtrees are watched at once; the least recently read one is dropped. */
@@ -40,6 +43,25 @@ export interface EventSetup {
   automation: ComPtr;
   /** Cache requests (`events` is used). */
   requests: CacheRequests;
+  /** Where registrations UIA answers with a stub result are noted (Wine). */
+  compat?: UiaCompat;
+}
+
+const GetCurrentPropertyValueEx = method(
+  "IUIAutomationElement::GetCurrentPropertyValueEx",
+  11,
+  ["i32", "i32", "buffer"],
+);
+
+// A sender whose cache is empty (Wine caches nothing): its process and runtime id, live.
+function liveSender(ole: OleLib, sender: Deno.PointerObject): { pid: number; handle: string } {
+  const get = (p: number) =>
+    receiveVariant(ole, (v) => void invoke(sender, GetCurrentPropertyValueEx, p, 0, v));
+  const ids = get(PROP.RuntimeId);
+  return {
+    pid: Number(get(PROP.ProcessId) ?? 0),
+    handle: handleOfRuntimeId(Array.isArray(ids) ? ids.map(Number) : []),
+  };
 }
 
 /**
@@ -58,8 +80,11 @@ function senderOf(ole: OleLib, sender: Deno.PointerValue): { pid: number; handle
   const el = new ComPtr(sender, "IUIAutomationElement");
   try {
     const pid = new Int32Array(1);
-    invoke(sender, E.get_CachedProcessId, pid);
+    if (invoke(sender, E.get_CachedProcessId, pid) < 0) return liveSender(ole, sender);
     return { pid: pid[0]!, handle: handleOfRuntimeId(cachedRuntimeId(ole, el)) };
+  } catch (err) {
+    if (isStub(err)) return liveSender(ole, sender);
+    throw err;
   } finally {
     el.detach(); // borrowed for the call: UIA keeps its reference
   }
@@ -140,14 +165,15 @@ export class UiaEvents {
     automation.call(U.GetRootElement, out);
     using root = ComPtr.expectOut(out, "IUIAutomationElement", "GetRootElement");
     for (const id of [EVENT.Window_WindowOpened, EVENT.MenuOpened]) {
-      await automation.callNonblocking(
-        U.AddAutomationEventHandler,
-        id,
-        root.ptr,
-        TREE_SCOPE.Children,
-        requests.events.ptr,
-        this.#automation.pointer,
-      );
+      await this.#register(`AddAutomationEventHandler(${id})`, () =>
+        automation.callNonblocking(
+          U.AddAutomationEventHandler,
+          id,
+          root.ptr,
+          TREE_SCOPE.Children,
+          requests.events.ptr,
+          this.#automation.pointer,
+        ));
     }
   }
 
@@ -163,32 +189,49 @@ export class UiaEvents {
     this.#watched.set(window, el);
     const { automation, requests } = this.#setup;
     const req = requests.events.ptr;
-    await automation.callNonblocking(
-      U.AddStructureChangedEventHandler,
-      el.ptr,
-      TREE_SCOPE.Subtree,
-      req,
-      this.#structure.pointer,
-    );
-    await automation.callNonblocking(
-      U.AddPropertyChangedEventHandlerNativeArray,
-      el.ptr,
-      TREE_SCOPE.Subtree,
-      req,
-      this.#property.pointer,
-      this.#properties,
-      this.#properties.length,
-    );
-    await automation.callNonblocking(
-      U.AddAutomationEventHandler,
-      EVENT.Text_TextChanged,
-      el.ptr,
-      TREE_SCOPE.Subtree,
-      req,
-      this.#automation.pointer,
-    );
+    await this.#register("AddStructureChangedEventHandler", () =>
+      automation.callNonblocking(
+        U.AddStructureChangedEventHandler,
+        el.ptr,
+        TREE_SCOPE.Subtree,
+        req,
+        this.#structure.pointer,
+      ));
+    await this.#register("AddPropertyChangedEventHandler", () =>
+      automation.callNonblocking(
+        U.AddPropertyChangedEventHandlerNativeArray,
+        el.ptr,
+        TREE_SCOPE.Subtree,
+        req,
+        this.#property.pointer,
+        this.#properties,
+        this.#properties.length,
+      ));
+    await this.#register("AddAutomationEventHandler(TextChanged)", () =>
+      automation.callNonblocking(
+        U.AddAutomationEventHandler,
+        EVENT.Text_TextChanged,
+        el.ptr,
+        TREE_SCOPE.Subtree,
+        req,
+        this.#automation.pointer,
+      ));
     while (this.#watched.size > WATCH_LIMIT) {
       await this.unwatch(this.#watched.keys().next().value!);
+    }
+  }
+
+  // A registration UIA lacks (a stub result) is noted and skipped: the live map's probe
+  // then finds those changes instead. Any other failure is the caller's.
+  async #register(name: string, add: () => Promise<unknown>): Promise<void> {
+    const compat = this.#setup.compat;
+    const call = `IUIAutomation::${name}`;
+    if (compat?.has(call)) return;
+    try {
+      await add();
+    } catch (err) {
+      if (!compat || !isStub(err)) throw err;
+      compat.note(call, "those changes found by the live map's probe");
     }
   }
 

@@ -74,7 +74,10 @@ export function readPatch(
         }
       }
       case "subtree": {
-        const fresh = updated(setup, el, setup.requests.subtree);
+        // Without a subtree request the session patches with live properties instead.
+        const subtree = setup.requests.subtree;
+        if (!subtree) throw new Error("readPatch: no subtree cache request (a live read patches)");
+        const fresh = updated(setup, el, subtree);
         table.dropDescendants(request.handle);
         return readCachedTree(setup.ole, fresh, max, table, request.handle).root;
       }

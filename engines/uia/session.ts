@@ -19,6 +19,21 @@ import { controlViewChildCount, focusedHandle } from "./probe.ts";
 import { type ApartmentLib, createAutomation } from "./apartment.ts";
 import { readPatch } from "./patch.ts";
 import { UiaTimeouts } from "./timeouts.ts";
+import { UiaCompat } from "./compat.ts";
+import {
+  elementOfWindow,
+  liveChildren,
+  liveFacts,
+  liveProperty,
+  type LiveSetup,
+  nativeWindow,
+  readLiveTree,
+} from "./live_read.ts";
+import { win32Action } from "./live_actions.ts";
+import type { Win32Lib } from "./win32_controls.ts";
+import { method } from "../../ffi/windows/com.ts";
+import { PROP } from "./ids.ts";
+import { handleOfRuntimeId, rawNodeOf } from "./element_props.ts";
 import { readCachedTree, type TreeRead } from "./tree_read.ts";
 import { walkBounded } from "./tree_walk.ts";
 import type { WorkerCalls } from "./worker_protocol.ts";
@@ -29,7 +44,16 @@ export interface SessionLibs {
   ole32: ApartmentLib;
   /** oleaut32. */
   ole: OleLib;
+  /** user32 and kernel32, for Win32 controls where UIA gives no more (Wine). */
+  user32: Win32Lib;
 }
+
+/** The compat key under which a window read falls back to live properties. */
+const CACHED_READS = "cached reads (ElementFromHandleBuildCache, GetCachedPropertyValue)";
+
+// Slots the fallbacks need and the native path never calls.
+const CreateTreeWalker = method("IUIAutomation::CreateTreeWalker", 13, ["pointer", "buffer"]);
+const GetFocusedElement = method("IUIAutomation::GetFocusedElement", 8, ["buffer"]);
 
 type Params<K extends keyof WorkerCalls> = WorkerCalls[K]["params"];
 
@@ -55,7 +79,8 @@ export class UiaSession {
   readonly #libs: SessionLibs;
   readonly #automation: ComPtr;
   readonly #requests: CacheRequests;
-  readonly #walker: ComPtr;
+  readonly #walker: ComPtr | undefined;
+  readonly #compat = new UiaCompat();
   readonly #handles = new HandleTable();
   readonly #timeouts: UiaTimeouts;
   /**
@@ -70,12 +95,19 @@ export class UiaSession {
   private constructor(libs: SessionLibs, automation: ComPtr) {
     this.#libs = libs;
     this.#automation = automation;
-    this.#timeouts = new UiaTimeouts(automation);
-    this.#requests = buildCacheRequests(automation);
+    this.#timeouts = new UiaTimeouts(automation, this.#compat);
+    this.#requests = buildCacheRequests(automation, this.#compat);
     try {
-      const out = outPointer();
-      automation.call(U.get_ControlViewWalker, out);
-      this.#walker = ComPtr.expectOut(out, "IUIAutomationTreeWalker", "get_ControlViewWalker");
+      this.#walker = this.#compat.run(
+        "IUIAutomation::get_ControlViewWalker",
+        "a tree walker made with CreateTreeWalker on the control view condition",
+        () => {
+          const out = outPointer();
+          automation.call(U.get_ControlViewWalker, out);
+          return ComPtr.expectOut(out, "IUIAutomationTreeWalker", "get_ControlViewWalker");
+        },
+        () => this.#treeWalker(),
+      );
     } catch (err) {
       releaseCacheRequests(this.#requests);
       throw err;
@@ -92,6 +124,44 @@ export class UiaSession {
       libs.ole32.CoUninitialize();
       throw err;
     }
+  }
+
+  // The control view condition's own walker, or none where that is a stub too.
+  #treeWalker(): ComPtr | undefined {
+    const out = outPointer();
+    this.#automation.call(U.get_ControlViewCondition, out);
+    using cond = ComPtr.expectOut(out, "IUIAutomationCondition", "get_ControlViewCondition");
+    return this.#compat.run(
+      "IUIAutomation::CreateTreeWalker",
+      "children from child windows only",
+      () => {
+        this.#automation.call(CreateTreeWalker, cond.ptr, out);
+        return ComPtr.expectOut(out, "IUIAutomationTreeWalker", "CreateTreeWalker");
+      },
+      () => undefined,
+    );
+  }
+
+  /** The fallbacks this automation object needed (empty on Windows). */
+  get fallbacks(): string[] {
+    return this.#compat.list();
+  }
+
+  /** Windows are read with live properties: UIA here cannot cache. */
+  get #live(): boolean {
+    return this.#requests.subtree === undefined || this.#compat.has(CACHED_READS);
+  }
+
+  #liveSetup(timeoutMs: number): LiveSetup {
+    return {
+      ole: this.#libs.ole,
+      user32: this.#libs.user32,
+      automation: this.#automation,
+      walker: this.#walker,
+      timeoutMs,
+      countCall: this.#count,
+      compat: this.#compat,
+    };
   }
 
   /** Cross-process calls so far (approximate: one per UIA method that reaches an app). */
@@ -117,13 +187,21 @@ export class UiaSession {
     let tree: TreeRead | undefined;
     try {
       tree = this.#timeouts.run(p.timeoutMs, () => {
+        if (this.#live) return undefined;
         if ((this.#big.get(p.window) ?? 0) > performance.now()) return undefined;
         try {
-          return readCachedTree(
-            this.#libs.ole,
-            this.#fromHandle(p.hwnd, this.#requests.subtree),
-            p.maxElements,
-            table,
+          const subtree = this.#requests.subtree!;
+          return this.#compat.run(
+            CACHED_READS,
+            "windows read element by element with live properties",
+            () =>
+              readCachedTree(
+                this.#libs.ole,
+                this.#fromHandle(p.hwnd, subtree),
+                p.maxElements,
+                table,
+              ),
+            () => (table.release(), undefined),
           );
         } catch (err) {
           if (!isDriverError(err, "timeout")) throw err;
@@ -133,11 +211,21 @@ export class UiaSession {
           return undefined;
         }
       });
+      if (!tree && this.#live) {
+        const setup = this.#liveSetup(p.timeoutMs);
+        tree = readLiveTree(
+          setup,
+          elementOfWindow(setup, BigInt(`0x${p.hwnd}`)),
+          p.maxElements,
+          deadline,
+          table,
+        );
+      }
       tree ??= this.#timeouts.run(p.timeoutMs, () =>
         walkBounded(
           {
             ole: this.#libs.ole,
-            walker: this.#walker,
+            walker: this.#walker!,
             request: this.#requests.element,
             countCall: this.#count,
           },
@@ -170,6 +258,7 @@ export class UiaSession {
     return p.requests.map((r: NodeRequest): [string, RawNode | null] => {
       const el = table?.get(r.handle);
       if (!table || !el) return [r.handle, null];
+      if (this.#live) return [r.handle, this.#livePatch(table, r, el, p.maxElements, p.timeoutMs)];
       return [
         r.handle,
         this.#timeouts.run(p.timeoutMs, () =>
@@ -184,8 +273,35 @@ export class UiaSession {
     });
   }
 
+  // A patch from live properties: the node, or its subtree read again.
+  #livePatch(
+    table: WindowHandles,
+    r: NodeRequest,
+    el: ComPtr,
+    max: number,
+    timeoutMs: number,
+  ): RawNode | null {
+    const setup = this.#liveSetup(timeoutMs);
+    try {
+      if (r.scope !== "subtree") return rawNodeOf(liveFacts(setup, el).facts, r.handle);
+      table.dropDescendants(r.handle);
+      return readLiveTree(setup, el.addRef(), max, performance.now() + timeoutMs, table, r.handle)
+        .root;
+    } catch (err) {
+      if (isDriverError(err, "element_not_found")) return null;
+      throw err;
+    }
+  }
+
   /** Control-view children of the window element (the staleness probe). */
   childCount(p: Params<"childCount">): number {
+    if (this.#live) {
+      const setup = this.#liveSetup(p.timeoutMs);
+      using el = elementOfWindow(setup, BigInt(`0x${p.hwnd}`));
+      const kids = liveChildren(setup, el, nativeWindow(setup, el), 10_000);
+      for (const k of kids) k.release();
+      return kids.length;
+    }
     return this.#timeouts.run(p.timeoutMs, () => {
       const table = this.#handles.window(p.window);
       const known = table?.root && table.get(table.root);
@@ -197,6 +313,14 @@ export class UiaSession {
 
   /** Handle of the element with keyboard focus, anywhere. */
   focused(p: Params<"focused">): string | null {
+    if (this.#live) {
+      const out = outPointer();
+      this.#count();
+      this.#automation.call(GetFocusedElement, out);
+      using el = ComPtr.fromOut(out, "IUIAutomationElement");
+      const ids = el && liveProperty(this.#liveSetup(p.timeoutMs), el, PROP.RuntimeId);
+      return Array.isArray(ids) ? handleOfRuntimeId(ids.map(Number)) : null;
+    }
     return this.#timeouts.run(p.timeoutMs, () => {
       this.#count();
       return focusedHandle(this.#libs.ole, this.#automation, this.#requests.events);
@@ -214,6 +338,10 @@ export class UiaSession {
       );
     }
     this.#count();
+    if (this.#live) {
+      const done = win32Action(this.#liveSetup(p.timeoutMs), el, p.action, p.value);
+      if (done) return done;
+    }
     return this.#timeouts.run(
       p.timeoutMs,
       () => performAction(this.#libs.ole, el, p.target, p.action, p.value),
@@ -224,7 +352,12 @@ export class UiaSession {
   async subscribe(emit: (e: EngineEvent) => void): Promise<void> {
     if (this.#events) return;
     const events = new UiaEvents(
-      { ole: this.#libs.ole, automation: this.#automation, requests: this.#requests },
+      {
+        ole: this.#libs.ole,
+        automation: this.#automation,
+        requests: this.#requests,
+        compat: this.#compat,
+      },
       emit,
     );
     this.#events = events;
@@ -248,7 +381,7 @@ export class UiaSession {
     } finally {
       this.#handles.clear();
       releaseCacheRequests(this.#requests);
-      this.#walker.release();
+      this.#walker?.release();
       this.#automation.release();
       this.#libs.ole32.CoUninitialize();
     }

@@ -30,6 +30,8 @@ function open(root: FakeNode, options: Omit<FakeOptions, "hwnds"> = {}) {
   const com = { init: 0, uninit: 0, created: "" };
   const libs: SessionLibs = {
     ole: uia.ole,
+    // The fake answers every UIA call, so the Win32 messages of the live read are never sent.
+    user32: {} as SessionLibs["user32"],
     ole32: {
       CoInitializeEx: (_r, mode) => (com.init++, mode === 0 ? HR.S_OK : HR.E_INVALIDARG),
       CoUninitialize: () => void com.uninit++,

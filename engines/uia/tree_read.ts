@@ -34,19 +34,14 @@ export function arrayElements(array: ComPtr): ComPtr[] {
   try {
     const length = new Int32Array(1);
     checkHr(invoke(array.ptr, A.get_Length, length), A.get_Length.name);
-    const out: ComPtr[] = [];
-    try {
+    return collectOwned((push) => {
       for (let i = 0; i < length[0]!; i++) {
         const slot = outPointer();
         checkHr(invoke(array.ptr, A.GetElement, i, slot), A.GetElement.name);
         const el = ComPtr.fromOut(slot, "IUIAutomationElement");
-        if (el) out.push(el);
+        if (el) push(el);
       }
-    } catch (err) {
-      for (const el of out) el.release();
-      throw err;
-    }
-    return out;
+    });
   } finally {
     array.release();
   }
@@ -77,43 +72,60 @@ export function keep(
   return rawNodeOf(facts, handle);
 }
 
+/** Where a walk gets each element's facts and children. */
+export interface TreeSource<R extends { facts: ElementFacts }> {
+  /** Reads `el` (throws on failure; the walk releases it). */
+  read(el: ComPtr): R;
+  /** Leaves `el` and its subtree out (an off-screen element); the root is always kept. */
+  skip?(read: R): boolean;
+  /** `el`'s children, each owned, at most about `budget` of them. */
+  children(el: ComPtr, read: R, budget: number): ComPtr[];
+}
+
 /**
- * Walks the cached subtree under `root` pre-order, keeping at most `max` nodes in
- * `table`. Takes ownership of `root`. Elements the budget cut are released. `rootHandle`
- * keeps a patched node's handle.
+ * Walks the subtree under `root` pre-order, keeping at most `max` nodes in `table`, until
+ * `deadline` (performance.now()) when given. Takes ownership of `root`. Elements the
+ * budget cut are released. `rootHandle` keeps a patched node's handle.
  */
-export function readCachedTree(
+export function readTree<R extends { facts: ElementFacts }>(
   ole: OleLib,
   root: ComPtr,
   max: number,
   table: WindowHandles,
-  rootHandle?: string,
+  source: TreeSource<R>,
+  opts: { rootHandle?: string | undefined; deadline?: number } = {},
 ): TreeRead {
   const stack: { el: ComPtr; parent: RawNode | undefined }[] = [{ el: root, parent: undefined }];
+  const deadline = opts.deadline ?? Infinity;
   let top: RawNode | undefined;
   let nodes = 0;
   let truncated = false;
   try {
     while (stack.length > 0) {
       const { el, parent } = stack.pop()!;
-      if (nodes >= Math.max(1, max)) {
+      if (top && (nodes >= Math.max(1, max) || performance.now() > deadline)) {
         truncated = true;
         el.release();
         continue;
       }
-      let node: RawNode;
+      let read: R;
       try {
-        node = el === root && rootHandle !== undefined
-          ? keep(ole, el, table, readFacts(ole, el), rootHandle)
-          : keep(ole, el, table);
+        read = source.read(el);
       } catch (err) {
         el.release();
         throw err;
       }
+      if (top && source.skip?.(read)) {
+        el.release();
+        continue;
+      }
+      const node = el === root && opts.rootHandle !== undefined
+        ? keep(ole, el, table, read.facts, opts.rootHandle)
+        : keep(ole, el, table, read.facts);
       nodes++;
       top ??= node;
       parent?.children.push(node);
-      const kids = cachedChildren(el);
+      const kids = source.children(el, read, Math.max(1, max - nodes - stack.length));
       for (let i = kids.length - 1; i >= 0; i--) stack.push({ el: kids[i]!, parent: node });
     }
   } finally {
@@ -121,6 +133,32 @@ export function readCachedTree(
   }
   for (const n of walkOrder(top!)) table.setChildren(n.handle, n.children.map((c) => c.handle));
   return { root: top!, nodes, truncated };
+}
+
+/** Walks the cached subtree under `root` (see {@link readTree}). */
+export function readCachedTree(
+  ole: OleLib,
+  root: ComPtr,
+  max: number,
+  table: WindowHandles,
+  rootHandle?: string,
+): TreeRead {
+  return readTree(ole, root, max, table, {
+    read: (el) => ({ facts: readFacts(ole, el) }),
+    children: (el) => cachedChildren(el),
+  }, { rootHandle });
+}
+
+/** Collects owned elements from `fill`; when it throws, releases them and rethrows. */
+export function collectOwned(fill: (push: (el: ComPtr) => void) => void): ComPtr[] {
+  const out: ComPtr[] = [];
+  try {
+    fill((el) => out.push(el));
+  } catch (err) {
+    for (const el of out) el.release();
+    throw err;
+  }
+  return out;
 }
 
 /** Every node under (and including) `root`. */

@@ -44,9 +44,14 @@ const handlers: Handlers = {
   init: () => {
     if (session) return ok;
     const libs = loadWindows();
-    session = UiaSession.open({ ole32: libs.ole32, ole: libs.oleaut32 });
+    session = UiaSession.open({
+      ole32: libs.ole32,
+      ole: libs.oleaut32,
+      user32: { ...libs.user32, GetCurrentThreadId: libs.kernel32.GetCurrentThreadId },
+    });
     return ok;
   },
+  fallbacks: () => open().fallbacks,
   read: (p) => open().read(p),
   readNodes: (p) => open().readNodes(p),
   childCount: (p) => open().childCount(p),

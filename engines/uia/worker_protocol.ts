@@ -15,6 +15,8 @@ import type { ActReply, ActTarget } from "./actions.ts";
 export interface WorkerCalls {
   /** Join the MTA, create CUIAutomation8, build cache requests. */
   init: { params: Record<string, never>; result: { ok: true } };
+  /** The fallbacks taken for calls UIA answered with a stub result (Wine), so far. */
+  fallbacks: { params: Record<string, never>; result: string[] };
   /** A full read of one window. */
   read: {
     params: {

@@ -20,6 +20,8 @@ export const KERNEL32_SYMBOLS = {
   },
   // BOOL CloseHandle(HANDLE hObject);
   CloseHandle: { parameters: ["pointer"], result: "i32" },
+  // DWORD GetCurrentThreadId(void);
+  GetCurrentThreadId: { parameters: [], result: "u32" },
 } as const satisfies Deno.ForeignLibraryInterface;
 
 /** Bound kernel32 functions. */

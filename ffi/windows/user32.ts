@@ -55,6 +55,26 @@ export const USER32_SYMBOLS = {
   ReleaseDC: { parameters: ["pointer", "pointer"], result: "i32" },
   // int GetSystemMetrics(int nIndex);
   GetSystemMetrics: { parameters: ["i32"], result: "i32" },
+  // HWND FindWindowExW(HWND hWndParent, HWND hWndChildAfter, LPCWSTR lpszClass, LPCWSTR lpszWindow);
+  FindWindowExW: { parameters: ["pointer", "pointer", "pointer", "pointer"], result: "pointer" },
+  // int GetClassNameW(HWND hWnd, LPWSTR lpClassName, int nMaxCount);
+  GetClassNameW: { parameters: ["pointer", "buffer", "i32"], result: "i32" },
+  // LONG_PTR GetWindowLongPtrW(HWND hWnd, int nIndex);
+  GetWindowLongPtrW: { parameters: ["pointer", "i32"], result: "isize" },
+  // BOOL PostMessageW(HWND hWnd, UINT Msg, WPARAM wParam, LPARAM lParam);
+  PostMessageW: { parameters: ["pointer", "u32", "usize", "isize"], result: "i32" },
+  // LRESULT SendMessageTimeoutW(HWND, UINT Msg, WPARAM, LPARAM, UINT fuFlags, UINT uTimeout,
+  //                             PDWORD_PTR lpdwResult);
+  SendMessageTimeoutW: {
+    parameters: ["pointer", "u32", "usize", "buffer", "u32", "u32", "buffer"],
+    result: "isize",
+  },
+  // HWND GetAncestor(HWND hwnd, UINT gaFlags);
+  GetAncestor: { parameters: ["pointer", "u32"], result: "pointer" },
+  // BOOL AttachThreadInput(DWORD idAttach, DWORD idAttachTo, BOOL fAttach);
+  AttachThreadInput: { parameters: ["u32", "u32", "i32"], result: "i32" },
+  // HWND SetFocus(HWND hWnd);
+  SetFocus: { parameters: ["pointer"], result: "pointer" },
   // SHORT VkKeyScanW(WCHAR ch);
   VkKeyScanW: { parameters: ["u16"], result: "i16" },
   // BOOL SetProcessDpiAwarenessContext(DPI_AWARENESS_CONTEXT value);  (Windows 10 1703+)
