@@ -126,35 +126,25 @@ export function onScreenControlView(automation: ComPtr, compat = new UiaCompat()
   );
 }
 
+// The subtree request, or none where UIA cannot cache a subtree (Wine stubs that scope).
 function subtreeRequest(
   automation: ComPtr,
   filter: ComPtr,
   compat: UiaCompat,
 ): ComPtr | undefined {
-  const test = cacheRequest(
-    automation,
-    TREE_SCOPE.Element,
-    [PROP.RuntimeId],
-    [],
-    undefined,
-    compat,
-  );
-  // Asked on a throwaway request first: a stub scope must not leave half a request behind.
-  const can = compat.run(
+  return compat.run(
     "IUIAutomationCacheRequest::put_TreeScope(Subtree)",
     "windows read element by element with live properties",
-    () => (test.call(IUIAutomationCacheRequest.put_TreeScope, TREE_SCOPE.Subtree), true),
-    () => false,
-  );
-  test.release();
-  if (!can) return undefined;
-  return cacheRequest(
-    automation,
-    TREE_SCOPE.Subtree,
-    READ_PROPERTIES,
-    READ_PATTERNS,
-    filter,
-    compat,
+    () =>
+      cacheRequest(
+        automation,
+        TREE_SCOPE.Subtree,
+        READ_PROPERTIES,
+        READ_PATTERNS,
+        filter,
+        compat,
+      ),
+    () => undefined,
   );
 }
 

@@ -33,7 +33,7 @@ export class UiaTimeouts {
     if (t !== this.#current) {
       this.#compat.run(
         "IUIAutomation2::put_ConnectionTimeout",
-        "no per-call UIA timeout, the engine's own deadline bounds each call",
+        "no per-call UIA timeout: a caller gets the engine's timeout, the worker waits on",
         () => {
           this.#automation.call(U.put_ConnectionTimeout, t);
           this.#automation.call(U.put_TransactionTimeout, t);
