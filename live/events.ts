@@ -18,11 +18,13 @@ interface AppActivity {
 /** Per-app notification counters. */
 export class EventHub {
   readonly #apps = new Map<string, AppActivity>();
+  #total = 0;
 
   /** The engine's listener: count, wake waiters, return. */
   readonly onEvent = (e: EngineEvent): void => {
     const a = this.#activity(e.app);
     a.count++;
+    this.#total++;
     if (e.kind === "window") a.windows++;
     a.last = performance.now();
     for (const wake of a.waiters) wake();
@@ -32,6 +34,11 @@ export class EventHub {
     let a = this.#apps.get(app);
     if (!a) this.#apps.set(app, a = { count: 0, windows: 0, last: 0, waiters: new Set() });
     return a;
+  }
+
+  /** Notifications received from every app since start (`hello` reports it). */
+  get total(): number {
+    return this.#total;
   }
 
   /** Notifications seen from `app` so far. */

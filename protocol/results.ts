@@ -40,6 +40,7 @@ export const HelloResult = z.strictObject({
     limit: z.number().int(),
     calls: z.number().int().optional(),
     walks: z.number().int().optional(),
+    events: z.number().int().optional(),
   }),
   router: z.record(z.string(), z.unknown()).optional(),
   ...Common,

@@ -29,6 +29,7 @@ export async function hello(core: DriverCore): Promise<HandlerResultOf<"hello">>
     live: {
       watched: core.live.windows.size,
       limit: core.config.watch_limit,
+      events: core.live.events.total,
       ...(available?.engine ? available.engine.stats() : {}),
     },
     router: { ...core.router.summary() },
