@@ -98,7 +98,8 @@ Deno.test({
   sanitizeOps: false,
   async fn(t) {
     const dir = await Deno.makeTempDir();
-    const { driver, dispatcher } = await assemble(dir, true);
+    // Served, not one-shot: the live map follows notifications.
+    const { driver, dispatcher } = await assemble(dir, false);
     const call = <T>(op: string, params: unknown) => dispatcher.call(op, params) as Promise<T>;
     try {
       await t.step("hello names UIA available, with each Wine fallback it took", async () => {
@@ -191,10 +192,24 @@ Deno.test({
             const read = await call<Read>("read_ui", { window: win.window });
             for (const name of ["Yes", "No", "Cancel"]) byRole(read.elements, "AXButton", name);
             byRole(read.elements, "AXStaticText", "Keep changes?");
-            const no = byRole(read.elements, "AXButton", "No");
+            assert.equal(byRole(read.elements, "AXButton", "Yes").focused, true);
+
+            // Tab moves the focus to No: Wine's focus event reaches the live map.
+            type Live = { live: { events?: number } };
+            const before = (await call<Live>("hello", {})).live.events ?? 0;
+            await call("pixel_key", { keys: "Tab" });
+            await until("a focus notification", async () => {
+              const now = (await call<Live>("hello", {})).live.events ?? 0;
+              return now > before || undefined;
+            });
+            const moved = await call<Read>("read_ui", { window: win.window });
+            assert.equal(byRole(moved.elements, "AXButton", "No").focused, true);
+            assert.equal(byRole(moved.elements, "AXButton", "Yes").focused, false);
+
+            const no = byRole(moved.elements, "AXButton", "No");
             const acted = await call<{ ok: boolean; via: string }>("act", {
-              window: read.window,
-              version: read.version,
+              window: moved.window,
+              version: moved.version,
               id: no.id,
               action: "press",
             });
