@@ -39,7 +39,7 @@ export interface Task {
 }
 
 /** Plays one episode's task. */
-export type Policy = (task: Task) => Promise<void>;
+export type Policy = (task: Task) => Promise<unknown>;
 
 /** One episode's outcome. */
 export interface Episode {

@@ -33,7 +33,7 @@ async function act(
   pick: (els: Element[]) => Element | undefined,
   action: ActionName,
   value?: string,
-): Promise<void> {
+): Promise<{ settle_ms?: number }> {
   let { els, version } = await current(task);
   for (let attempt = 0; attempt < 4; attempt++) {
     const el = pick(els);
@@ -49,7 +49,7 @@ async function act(
       if (!r.ok) {
         throw new Error(`${action} did not take: the element holds "${r.value}"`);
       }
-      return;
+      return r;
     } catch (err) {
       if (!(err instanceof DriverError && err.code === "stale_version")) throw err;
       const map = err.data.map as { elements: Element[]; version: number };
@@ -167,7 +167,7 @@ async function findInTabs(t: Task): Promise<void> {
   const link = named([...LINKS, "AXStaticText"], quoted(t.instruction)[0]!);
   for (let tab = 2;; tab++) {
     const { els } = await current(t);
-    if ((link(els)?.bounds.h ?? 0) > 0) return await act(t, link, "press");
+    if ((link(els)?.bounds.h ?? 0) > 0) return void await act(t, link, "press");
     const next = named(["AXLink", "AXTab", "AXRadioButton"], `Tab #${tab}`);
     // No tab left to look in: done (click-tab-2-medium empties its second tab, and
     // opening it is the answer when the link is not in the first).
@@ -209,6 +209,31 @@ async function searchMovies(t: Task): Promise<void> {
         now.find((e) => /^(submit|search)$/i.test(textOf(e)) && e.role !== "AXStaticText"),
     "press",
   );
+}
+
+const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, Math.max(0, ms)));
+
+/** Presses "Section #n" headers in turn until `wanted` shows, then presses it. */
+async function findInSections(t: Task, wanted: (els: Element[]) => Element | undefined) {
+  for (let section = 1; section <= 10; section++) {
+    const { els } = await current(t);
+    if ((wanted(els)?.bounds.h ?? 0) > 0) return void await act(t, wanted, "press");
+    const header = (now: Element[]) => now.find((e) => textOf(e) === `Section #${section}`);
+    if (!header(els)) break;
+    await act(t, header, "press");
+  }
+  throw new Error("The text was in no section");
+}
+
+/** The texts of the elements after the one reading `after`, up to the first text field. */
+function textsAfter(els: Element[], after: RegExp): string[] {
+  const start = els.findIndex((e) => after.test(textOf(e)));
+  const out: string[] = [];
+  for (const e of els.slice(start + 1)) {
+    if (FIELDS.includes(e.role) || e.role === "AXButton") break;
+    if (textOf(e)) out.push(textOf(e));
+  }
+  return out;
 }
 
 /** Policies by task name. */
@@ -350,6 +375,72 @@ export const POLICIES: Record<string, Policy> = {
     if (!r.ok) throw new Error(`select did not take: ${r.value}`);
     await submit(t);
   },
+  "button-delay": async (t) => {
+    const seconds = Number(/wait (\d+) seconds?/i.exec(t.instruction)?.[1] ?? 0);
+    const asked = performance.now();
+    const one = await act(t, named(BUTTONS, "ONE"), "press");
+    // The page starts its clock at the click, which came before the answer's settling.
+    const clicked = Math.max(asked, performance.now() - (one.settle_ms ?? 0));
+    await sleep(clicked + seconds * 1_000 - performance.now());
+    await act(t, named(BUTTONS, "TWO"), "press");
+  },
+  "text-transform": async (t) => {
+    const { els } = await current(t);
+    // The letters are drawn skewed; their text is plain to a reader of the tree.
+    await answer(t, textsAfter(els, /^Type the text below/i).join("").replace(/\s+/g, ""));
+  },
+  "read-table-2": async (t) => {
+    const { els } = await current(t);
+    const fields = els.filter((e) => FIELDS.includes(e.role));
+    for (const [i, field] of fields.entries()) {
+      // Each field's label is the text right before it.
+      const at = els.indexOf(field);
+      const label = els.slice(0, at).reverse().find((e) => textOf(e) && e.role !== "AXCell");
+      const value = tableValue(els, textOf(label!).replace(/:$/, "")) ?? "";
+      await act(t, nthField(i), "set_value", value);
+    }
+    await submit(t);
+  },
+  "odd-or-even": async (t) => {
+    const isNumber = (e: Element) => e.role === "AXStaticText" && /^-?\d+$/.test(textOf(e));
+    const count = (await current(t)).els.filter(isNumber).length;
+    for (let k = 0; k < count; k++) {
+      await act(t, (els) => {
+        const num = els.filter(isNumber)[k];
+        if (!num) return undefined;
+        const i = els.indexOf(num);
+        return Number(textOf(num)) % 2 !== 0
+          ? els.slice(0, i).reverse().find((e) => e.role === "AXButton" && textOf(e) === "Odd")
+          : els.slice(i + 1).find((e) => e.role === "AXButton" && textOf(e) === "Even");
+      }, "press");
+    }
+    await submit(t);
+  },
+  "login-user-popup": async (t) => {
+    const [user, password] = quoted(t.instruction);
+    // Focusing a field may open a popup that disables the form: Cancel it and fill again.
+    const dismissed = async () => {
+      const cancel = named(BUTTONS, "Cancel");
+      if (!cancel((await current(t)).els)) return false;
+      await act(t, cancel, "press");
+      return true;
+    };
+    for (const [i, text] of [user!, password!].entries()) {
+      for (let k = 0; k < 2; k++) {
+        try {
+          await act(t, nthField(i), "set_value", text);
+        } catch {
+          // The popup took the field before the text landed.
+        }
+        if (!(await dismissed())) break;
+      }
+    }
+    await act(t, named(BUTTONS, "Login"), "press");
+  },
+  "click-collapsible-2": (t) =>
+    findInSections(t, named([...LINKS, "AXStaticText"], quoted(t.instruction)[0]!)),
+  "click-collapsible-2-nodelay": (t) =>
+    findInSections(t, named([...LINKS, "AXStaticText"], quoted(t.instruction)[0]!)),
   "click-dialog-2": (t) => {
     const label = quoted(t.instruction)[0] ?? "OK";
     // The "x" in a dialog's corner is its close button, named "Close" by its title.
