@@ -29,7 +29,6 @@ import {
 import { EVENT, PROP, TREE_SCOPE } from "./ids.ts";
 import { isStub, type UiaCompat } from "./compat.ts";
 import { receiveVariant } from "../../ffi/windows/variant.ts";
-import { method } from "../../ffi/windows/com.ts";
 import { IID, IUIAutomation as U, IUIAutomationElement as E } from "./interfaces.ts";
 
 /** Windows whose subtrees are watched at once; the least recently read one is dropped. */
@@ -47,16 +46,10 @@ export interface EventSetup {
   compat?: UiaCompat;
 }
 
-const GetCurrentPropertyValueEx = method(
-  "IUIAutomationElement::GetCurrentPropertyValueEx",
-  11,
-  ["i32", "i32", "buffer"],
-);
-
 // A sender whose cache is empty (Wine caches nothing): its process and runtime id, live.
 function liveSender(ole: OleLib, sender: Deno.PointerObject): { pid: number; handle: string } {
   const get = (p: number) =>
-    receiveVariant(ole, (v) => void invoke(sender, GetCurrentPropertyValueEx, p, 0, v));
+    receiveVariant(ole, (v) => void invoke(sender, E.GetCurrentPropertyValueEx, p, 0, v));
   const ids = get(PROP.RuntimeId);
   return {
     pid: Number(get(PROP.ProcessId) ?? 0),

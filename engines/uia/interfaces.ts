@@ -42,11 +42,13 @@ export const IUIAutomation = {
     10,
     ["pointer", "pointer", "buffer"],
   ),
+  GetFocusedElement: method("IUIAutomation::GetFocusedElement", 8, ["buffer"]),
   GetFocusedElementBuildCache: method(
     "IUIAutomation::GetFocusedElementBuildCache",
     12,
     ["pointer", "buffer"],
   ),
+  CreateTreeWalker: method("IUIAutomation::CreateTreeWalker", 13, ["pointer", "buffer"]),
   get_ControlViewWalker: method("IUIAutomation::get_ControlViewWalker", 14, ["buffer"]),
   get_ControlViewCondition: method("IUIAutomation::get_ControlViewCondition", 18, ["buffer"]),
   CreateCacheRequest: method("IUIAutomation::CreateCacheRequest", 20, ["buffer"]),
@@ -125,6 +127,12 @@ export const IUIAutomationElement = {
     10,
     ["i32", "buffer"],
   ),
+  // HRESULT GetCurrentPropertyValueEx(PROPERTYID, BOOL ignoreDefaultValue, VARIANT *)
+  GetCurrentPropertyValueEx: method(
+    "IUIAutomationElement::GetCurrentPropertyValueEx",
+    11,
+    ["i32", "i32", "buffer"],
+  ),
   GetCachedPropertyValue: method(
     "IUIAutomationElement::GetCachedPropertyValue",
     12,
@@ -188,6 +196,16 @@ export const IUIAutomationElementArray = {
 
 /** IUIAutomationTreeWalker: one element per call, for walks that must stop at a budget. */
 export const IUIAutomationTreeWalker = {
+  GetFirstChildElement: method(
+    "IUIAutomationTreeWalker::GetFirstChildElement",
+    4,
+    ["pointer", "buffer"],
+  ),
+  GetNextSiblingElement: method(
+    "IUIAutomationTreeWalker::GetNextSiblingElement",
+    6,
+    ["pointer", "buffer"],
+  ),
   GetFirstChildElementBuildCache: method(
     "IUIAutomationTreeWalker::GetFirstChildElementBuildCache",
     10,

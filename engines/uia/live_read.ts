@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { ComPtr, invoke, method, outPointer } from "../../ffi/windows/com.ts";
+import { ComPtr, invoke, outPointer } from "../../ffi/windows/com.ts";
 import { checkHr } from "../../ffi/windows/hresult.ts";
 import { receiveVariant, type VariantValue } from "../../ffi/windows/variant.ts";
 import type { Bounds } from "../../protocol/element.ts";
@@ -19,7 +19,11 @@ import { isStub, type UiaCompat } from "./compat.ts";
 import { type ElementFacts, MAX_VALUE, type OleLib, type PatternSet } from "./element_props.ts";
 import type { WindowHandles } from "./handles.ts";
 import { PROP } from "./ids.ts";
-import { IUIAutomation as U } from "./interfaces.ts";
+import {
+  IUIAutomation as U,
+  IUIAutomationElement as E,
+  IUIAutomationTreeWalker as W,
+} from "./interfaces.ts";
 import { collectOwned, readTree, type TreeRead } from "./tree_read.ts";
 import {
   childWindows,
@@ -29,24 +33,6 @@ import {
   type Win32Lib,
   windowText,
 } from "./win32_controls.ts";
-
-/** `GetCurrentPropertyValueEx(PROPERTYID, BOOL ignoreDefaultValue, VARIANT *)`. */
-const GetCurrentPropertyValueEx = method(
-  "IUIAutomationElement::GetCurrentPropertyValueEx",
-  11,
-  ["i32", "i32", "buffer"],
-);
-/** IUIAutomationTreeWalker's uncached navigation. */
-const GetFirstChildElement = method(
-  "IUIAutomationTreeWalker::GetFirstChildElement",
-  4,
-  ["pointer", "buffer"],
-);
-const GetNextSiblingElement = method(
-  "IUIAutomationTreeWalker::GetNextSiblingElement",
-  6,
-  ["pointer", "buffer"],
-);
 
 /** What the live read needs. */
 export interface LiveSetup {
@@ -72,8 +58,8 @@ export function liveProperty(setup: LiveSetup, el: ComPtr, property: number): Va
   try {
     return receiveVariant(setup.ole, (v) => {
       checkHr(
-        invoke(el.ptr, GetCurrentPropertyValueEx, property, 0, v),
-        "GetCurrentPropertyValueEx",
+        invoke(el.ptr, E.GetCurrentPropertyValueEx, property, 0, v),
+        E.GetCurrentPropertyValueEx.name,
       );
     });
   } catch (err) {
@@ -177,7 +163,7 @@ function walk(setup: LiveSetup, el: ComPtr, max: number): ComPtr[] {
     for (let n = 0; n < max; n++) {
       const slot = outPointer();
       setup.countCall();
-      const m = prev ? GetNextSiblingElement : GetFirstChildElement;
+      const m = prev ? W.GetNextSiblingElement : W.GetFirstChildElement;
       checkHr(invoke(walker.ptr, m, (prev ?? el).ptr, slot), m.name);
       const next = ComPtr.fromOut(slot, "IUIAutomationElement");
       if (!next) break;

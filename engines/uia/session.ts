@@ -31,7 +31,6 @@ import {
 } from "./live_read.ts";
 import { win32Action } from "./live_actions.ts";
 import type { Win32Lib } from "./win32_controls.ts";
-import { method } from "../../ffi/windows/com.ts";
 import { PROP } from "./ids.ts";
 import { handleOfRuntimeId, rawNodeOf } from "./element_props.ts";
 import { readCachedTree, type TreeRead } from "./tree_read.ts";
@@ -50,10 +49,6 @@ export interface SessionLibs {
 
 /** The compat key under which a window read falls back to live properties. */
 const CACHED_READS = "cached reads (ElementFromHandleBuildCache, GetCachedPropertyValue)";
-
-// Slots the fallbacks need and the native path never calls.
-const CreateTreeWalker = method("IUIAutomation::CreateTreeWalker", 13, ["pointer", "buffer"]);
-const GetFocusedElement = method("IUIAutomation::GetFocusedElement", 8, ["buffer"]);
 
 type Params<K extends keyof WorkerCalls> = WorkerCalls[K]["params"];
 
@@ -135,7 +130,7 @@ export class UiaSession {
       "IUIAutomation::CreateTreeWalker",
       "children from child windows only",
       () => {
-        this.#automation.call(CreateTreeWalker, cond.ptr, out);
+        this.#automation.call(U.CreateTreeWalker, cond.ptr, out);
         return ComPtr.expectOut(out, "IUIAutomationTreeWalker", "CreateTreeWalker");
       },
       () => undefined,
@@ -316,7 +311,7 @@ export class UiaSession {
     if (this.#live) {
       const out = outPointer();
       this.#count();
-      this.#automation.call(GetFocusedElement, out);
+      this.#automation.call(U.GetFocusedElement, out);
       using el = ComPtr.fromOut(out, "IUIAutomationElement");
       const ids = el && liveProperty(this.#liveSetup(p.timeoutMs), el, PROP.RuntimeId);
       return Array.isArray(ids) ? handleOfRuntimeId(ids.map(Number)) : null;

@@ -8,6 +8,7 @@
  * @module
  */
 import type { User32 } from "../../ffi/windows/user32.ts";
+import { wideString } from "../../ffi/windows/bstr.ts";
 import type { Kernel32 } from "../../ffi/windows/kernel32.ts";
 
 /** The user32 functions this module calls. */
@@ -199,15 +200,13 @@ export function setWindowText(
   text: string,
   timeoutMs: number,
 ): boolean {
-  const wide = new Uint16Array(text.length + 1);
-  for (let i = 0; i < text.length; i++) wide[i] = text.charCodeAt(i);
+  const wide = wideString(text);
   return send(lib, hwnd, WM_SETTEXT, 0n, new Uint8Array(wide.buffer), timeoutMs) !== undefined;
 }
 
 /** Inserts `text` at the edit control's caret, as typing would; false when it did not answer. */
 export function insertText(lib: Win32Lib, hwnd: bigint, text: string, timeoutMs: number): boolean {
-  const wide = new Uint16Array(text.length + 1);
-  for (let i = 0; i < text.length; i++) wide[i] = text.charCodeAt(i);
+  const wide = wideString(text);
   // wParam TRUE: the insertion can be undone, like typed text.
   return send(lib, hwnd, EM_REPLACESEL, 1n, new Uint8Array(wide.buffer), timeoutMs) !== undefined;
 }

@@ -11,13 +11,13 @@ import assert from "node:assert/strict";
 import { assemble } from "../../cli/setup.ts";
 import type { Element } from "../../protocol/element.ts";
 import { decode } from "fast-png";
+import { wideString as wide } from "../../ffi/windows/bstr.ts";
 
 const user32 = Deno.dlopen("user32.dll", {
   FindWindowW: { parameters: ["pointer", "buffer"], result: "pointer" },
   FindWindowExW: { parameters: ["pointer", "pointer", "buffer", "pointer"], result: "pointer" },
   SendMessageW: { parameters: ["pointer", "u32", "usize", "buffer"], result: "isize" },
 });
-const wide = (s: string) => new Uint16Array([...s].map((c) => c.charCodeAt(0)).concat(0));
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
 /** Polls `probe` until it answers something other than `undefined`. */
