@@ -418,24 +418,18 @@ export const POLICIES: Record<string, Policy> = {
   },
   "login-user-popup": async (t) => {
     const [user, password] = quoted(t.instruction);
-    // Focusing a field may open a popup that disables the form: Cancel it and fill again.
-    const dismissed = async () => {
-      const cancel = named(BUTTONS, "Cancel");
-      if (!cancel((await current(t)).els)) return false;
-      await act(t, cancel, "press");
-      return true;
-    };
+    // Focusing a field may open a popup that disables the form, so the text does not
+    // take: Cancel the popup and fill the field again.
     for (const [i, text] of [user!, password!].entries()) {
-      for (let k = 0; k < 2; k++) {
-        try {
-          await act(t, nthField(i), "set_value", text);
-        } catch {
-          // The popup took the field before the text landed.
-        }
-        if (!(await dismissed())) break;
+      try {
+        await act(t, nthField(i), "set_value", text);
+      } catch {
+        await act(t, named(BUTTONS, "Cancel"), "press");
+        await act(t, nthField(i), "set_value", text);
       }
     }
-    await act(t, named(BUTTONS, "Login"), "press");
+    // The instruction says "press login"; the form's button reads "OK".
+    await act(t, (els) => named(BUTTONS, "Login")(els) ?? named(BUTTONS, "OK")(els), "press");
   },
   "click-collapsible-2": (t) =>
     findInSections(t, named([...LINKS, "AXStaticText"], quoted(t.instruction)[0]!)),

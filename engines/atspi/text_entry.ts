@@ -18,10 +18,13 @@ import type { ActOutcome, RawNode } from "../../model/engine.ts";
 import type { AtspiClient, CallLimits, Ref } from "./client.ts";
 import type { Input } from "./named_action.ts";
 import type { Known } from "./known.ts";
+import { STATE, StateSet } from "./states.ts";
 import { stripIfaces } from "./walk.ts";
 
 /** How long a read-back waits for the text the keys typed (they arrive through X). */
 const READ_BACK_MS = 1_500;
+/** How long a read-back waits on an element that stopped taking keys. */
+const GIVE_UP_MS = 250;
 /** How long it waits after an interface call (GTK changes the text before answering). */
 const READ_BACK_ACTION_MS = 150;
 /** ATSPI_ROLE_PASSWORD_TEXT. */
@@ -47,20 +50,41 @@ export async function textOf(
   return String(t ?? "");
 }
 
-/** Reads the text until `want` holds or `ms` pass; the last text read. */
+/**
+ * Reads the text until `want` holds or `ms` pass; the last text read. With `keys`, it
+ * stops early once the keys cannot arrive: the element has not been focused and enabled
+ * for {@link GIVE_UP_MS} with its text unchanged (a page that opens a popup on focus and
+ * disables its form). Toolkits report the focus a moment after it moved, so one read of
+ * the state is not enough.
+ */
 async function readBack(
   client: AtspiClient,
   ref: Ref,
   limits: CallLimits,
   want: (text: string) => boolean,
   ms: number,
+  keys = false,
 ): Promise<string> {
   const until = performance.now() + ms;
+  let last: string | undefined;
+  let since = performance.now();
   while (true) {
-    const text = await textOf(client, ref, limits);
-    if (want(text) || performance.now() >= until) return text;
+    const [text, taking] = await Promise.all([
+      textOf(client, ref, limits),
+      keys ? takesKeys(client, ref, limits) : true,
+    ]);
+    const now = performance.now();
+    if (text !== last || taking) [last, since] = [text, now];
+    if (want(text) || now >= until || now - since >= GIVE_UP_MS) return text;
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** Is the element focused and enabled, so typed keys still reach it? */
+async function takesKeys(client: AtspiClient, ref: Ref, limits: CallLimits): Promise<boolean> {
+  const [words] = await client.call(ref, "Accessible", "GetState", limits);
+  const states = new StateSet(words as number[]);
+  return states.has(STATE.FOCUSED) && states.has(STATE.SENSITIVE);
 }
 
 /** The caret offset, or the end of `text` when the toolkit has none. */
@@ -157,6 +181,6 @@ export async function enterText(
   }
   const want = entry.kind === "set" ? entry.value : now + entry.value;
   const took = (t: string) => entry.kind === "set" ? holds(t, want) : inserted(t) || holds(t, want);
-  const text = await readBack(client, ref, limits, took, READ_BACK_MS);
+  const text = await readBack(client, ref, limits, took, READ_BACK_MS, true);
   return took(text) ? { via: "keys" } : { via: "keys", found: text };
 }
