@@ -201,12 +201,13 @@ async function searchMovies(t: Task): Promise<void> {
       : "year";
     await act(t, (now) => now.find((e) => e.id === field.id), "set_value", wanted[kind]!);
   }
+  const go = /^(submit|search|go!?)$/i;
   await act(
     t,
     (now) =>
-      named(BUTTONS, "Submit")(now) ?? named(BUTTONS, "Search")(now) ??
-        // Some layouts draw the button as a styled box: its text names it.
-        now.find((e) => /^(submit|search)$/i.test(textOf(e)) && e.role !== "AXStaticText"),
+      now.find((e) => e.role === "AXButton" && go.test(textOf(e))) ??
+        // Some layouts draw the button as a styled box: its text is all there is.
+        now.find((e) => go.test(textOf(e))),
     "press",
   );
 }
