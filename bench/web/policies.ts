@@ -291,9 +291,12 @@ export const POLICIES: Record<string, Policy> = {
     const typed = kind === "text" || kind === "textarea";
     return act(t, (els) => els.find((e) => roles.includes(e.role)), typed ? "focus" : "press");
   },
+  // The text area and the answer's text box come in either order.
   "copy-paste": async (t) => {
     const { els } = await current(t);
-    await answer(t, els.find((e) => e.role === "AXTextArea")?.value ?? "");
+    const text = els.find((e) => e.role === "AXTextArea")?.value ?? "";
+    await act(t, (now) => now.find((e) => e.role === "AXTextField"), "set_value", text);
+    await submit(t);
   },
   "read-table": async (t) => {
     const key = /value of (.*) into/i.exec(t.instruction)?.[1]?.trim() ?? "";
