@@ -226,13 +226,18 @@ async function findInSections(t: Task, wanted: (els: Element[]) => Element | und
   throw new Error("The text was in no section");
 }
 
-/** The texts of the elements after the one reading `after`, up to the first text field. */
+/**
+ * The texts of the elements after the last one reading `after` (Chromium lists a
+ * paragraph's text in the paragraph and again in its text node), up to the first field.
+ */
 function textsAfter(els: Element[], after: RegExp): string[] {
-  const start = els.findIndex((e) => after.test(textOf(e)));
+  const start = els.findLastIndex((e) => after.test(textOf(e)));
   const out: string[] = [];
+  const parents = new Set(els.map((e) => e.parent));
   for (const e of els.slice(start + 1)) {
     if (FIELDS.includes(e.role) || e.role === "AXButton") break;
-    if (textOf(e)) out.push(textOf(e));
+    // Leaves only: a group's text is its text node's again.
+    if (textOf(e) && !parents.has(e.id)) out.push(textOf(e));
   }
   return out;
 }

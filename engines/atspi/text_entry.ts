@@ -23,7 +23,7 @@ import { stripIfaces } from "./walk.ts";
 
 /** How long a read-back waits for the text the keys typed (they arrive through X). */
 const READ_BACK_MS = 1_500;
-/** How long a read-back waits on an element that stopped taking keys. */
+/** How long a read-back waits on an element that was disabled under the keys. */
 const GIVE_UP_MS = 250;
 /** How long it waits after an interface call (GTK changes the text before answering). */
 const READ_BACK_ACTION_MS = 150;
@@ -52,10 +52,9 @@ export async function textOf(
 
 /**
  * Reads the text until `want` holds or `ms` pass; the last text read. With `keys`, it
- * stops early once the keys cannot arrive: the element has not been focused and enabled
- * for {@link GIVE_UP_MS} with its text unchanged (a page that opens a popup on focus and
- * disables its form). Toolkits report the focus a moment after it moved, so one read of
- * the state is not enough.
+ * stops early once the keys cannot arrive: the element has been disabled for
+ * {@link GIVE_UP_MS} with its text unchanged (a page that opens a popup on focus and
+ * disables its form).
  */
 async function readBack(
   client: AtspiClient,
@@ -80,11 +79,14 @@ async function readBack(
   }
 }
 
-/** Is the element focused and enabled, so typed keys still reach it? */
+/**
+ * Can typed keys still reach the element? Not once it is disabled. (A focus that moved
+ * away is no proof: toolkits report the focus a moment late, and a lagging state must
+ * not end the wait for keys that are on their way.)
+ */
 async function takesKeys(client: AtspiClient, ref: Ref, limits: CallLimits): Promise<boolean> {
   const [words] = await client.call(ref, "Accessible", "GetState", limits);
-  const states = new StateSet(words as number[]);
-  return states.has(STATE.FOCUSED) && states.has(STATE.SENSITIVE);
+  return new StateSet(words as number[]).has(STATE.SENSITIVE);
 }
 
 /** The caret offset, or the end of `text` when the toolkit has none. */
