@@ -411,8 +411,12 @@ export const POLICIES: Record<string, Policy> = {
     await submit(t);
   },
   "odd-or-even": async (t) => {
-    const isNumber = (e: Element) => e.role === "AXStaticText" && /^-?\d+$/.test(textOf(e));
-    const count = (await current(t)).els.filter(isNumber).length;
+    const { els: now } = await current(t);
+    // A number is a leaf's text: Gecko keeps it in its cell's own text, Chromium in a node.
+    const parents = new Set(now.map((e) => e.parent));
+    const isNumber = (e: Element) =>
+      e.role !== "AXButton" && !parents.has(e.id) && /^-?\d+$/.test(textOf(e));
+    const count = now.filter(isNumber).length;
     for (let k = 0; k < count; k++) {
       await act(t, (els) => {
         const num = els.filter(isNumber)[k];
