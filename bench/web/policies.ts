@@ -293,8 +293,8 @@ export const POLICIES: Record<string, Policy> = {
   "click-widget": (t) => {
     const kind = quoted(t.instruction)[0]!;
     const roles = WIDGETS[kind] ?? [];
-    const typed = kind === "text" || kind === "textarea";
-    return act(t, (els) => els.find((e) => roles.includes(e.role)), typed ? "focus" : "press");
+    // The page counts a click on the widget, which focusing a text field is not.
+    return act(t, (els) => els.find((e) => roles.includes(e.role)), "click");
   },
   // The text area and the answer's text box come in either order.
   "copy-paste": async (t) => {
