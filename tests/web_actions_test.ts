@@ -141,6 +141,21 @@ for (const b of BROWSERS) {
     });
   });
 
+  Deno.test(`${b.name}: click on a text field is a click the page sees, not only a focus`, async () => {
+    await withBrowser(b, async (app, client, window) => {
+      const { els, version } = await current(client, window);
+      const code = byName(els, "AXTextField", "Code");
+      const r = await client.call("act", { window, id: code.id, action: "click", version });
+      assert.equal(r.ok, true);
+      const clicks = async () =>
+        (await oracleNodes(app.pid)).find((n) =>
+          n.role === "paragraph" && /click/i.test(n.text ?? "")
+        )
+          ?.text;
+      assert.equal(await eventually(clicks, "Code field clicked"), "Code field clicked");
+    });
+  });
+
   Deno.test(`${b.name}: a button under another app's window is pressed in the page, not the cover`, async () => {
     await withBrowser(b, async (app, client, window) => {
       const screen = await apps.cover();

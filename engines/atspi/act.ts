@@ -24,7 +24,9 @@ export type { Input } from "./named_action.ts";
 const PREFERRED: Partial<Record<ActionName, string[]>> = {
   // Qt's menu bar items offer "ShowMenu" alone: pressing one opens its menu.
   press: ["click", "press", "activate", "toggle", "jump", "open", "showmenu"],
-  click: ["click", "press", "activate", "toggle", "jump", "open", "showmenu"],
+  // Not "activate": Gecko's text fields only take the focus by it, GTK's entries take it
+  // as Enter; neither is a click, so those get a pixel click instead.
+  click: ["click", "press", "toggle", "jump", "open", "showmenu"],
   show_menu: ["menu", "showmenu", "show menu", "popup", "context menu"],
 };
 

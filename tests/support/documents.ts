@@ -10,14 +10,17 @@ export const FORM_TITLE = "Form page";
 
 /**
  * A sign-in form: a "User name" input, a "Code" input that holds at most three
- * characters, a "Sign in" button whose click writes "Signed in as <name>" into the
- * paragraph that first says "Not signed in", a list and a table.
+ * characters (a click on it writes "Code field clicked" into the paragraph that first
+ * says "No click yet"), a "Sign in" button whose click writes "Signed in as <name>" into
+ * the paragraph that first says "Not signed in", a list and a table.
  */
 export const FORM_PAGE = `<!doctype html><html><head><title>${FORM_TITLE}</title></head><body>
 <h1>Sign in</h1>
 <p id="msg">Not signed in</p>
 <label>User name <input id="user" value="alice"></label>
-<label>Code <input id="code" maxlength="3" value=""></label>
+<label>Code <input id="code" maxlength="3" value=""
+  onclick="document.getElementById('clicks').textContent = 'Code field clicked'"></label>
+<p id="clicks">No click yet</p>
 <button onclick="document.getElementById('msg').textContent =
   'Signed in as ' + document.getElementById('user').value">Sign in</button>
 <ul><li>First item</li><li>Second item</li></ul>
