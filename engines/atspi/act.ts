@@ -23,10 +23,35 @@ export type { Input } from "./named_action.ts";
 /** Action names AT-SPI toolkits use, in the order we prefer them per driver action. */
 const PREFERRED: Partial<Record<ActionName, string[]>> = {
   // Qt's menu bar items offer "ShowMenu" alone: pressing one opens its menu.
-  press: ["click", "press", "activate", "toggle", "jump", "open", "showmenu"],
+  // Gecko names an action by what it will do: a check box's is "check" or "uncheck", a
+  // radio button's "select", a tab's "switch"; each is what a press does.
+  press: [
+    "click",
+    "press",
+    "activate",
+    "toggle",
+    "check",
+    "uncheck",
+    "select",
+    "switch",
+    "jump",
+    "open",
+    "showmenu",
+  ],
   // Not "activate": Gecko's text fields only take the focus by it, GTK's entries take it
   // as Enter; neither is a click, so those get a pixel click instead.
-  click: ["click", "press", "toggle", "jump", "open", "showmenu"],
+  click: [
+    "click",
+    "press",
+    "toggle",
+    "check",
+    "uncheck",
+    "select",
+    "switch",
+    "jump",
+    "open",
+    "showmenu",
+  ],
   show_menu: ["menu", "showmenu", "show menu", "popup", "context menu"],
 };
 
