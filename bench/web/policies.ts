@@ -448,6 +448,47 @@ export const POLICIES: Record<string, Policy> = {
     findInSections(t, named([...LINKS, "AXStaticText"], quoted(t.instruction)[0]!)),
   "click-collapsible-2-nodelay": (t) =>
     findInSections(t, named([...LINKS, "AXStaticText"], quoted(t.instruction)[0]!)),
+  "scroll-text": async (t) => {
+    const { els } = await current(t);
+    const text = els.find((e) => e.role === "AXTextArea")?.value ?? "";
+    const last = text.trim().split(/\s+/).at(-1)?.replace(/[^a-zA-Z0-9]/g, "") ?? "";
+    await act(t, (now) => now.find((e) => e.role === "AXTextField"), "set_value", last);
+    await submit(t);
+  },
+  // Halves the range by the page's "higher than" / "lower than" answers.
+  "guess-number": async (t) => {
+    let [low, high] = [0, 9];
+    while (low <= high) {
+      const guess = Math.floor((low + high) / 2);
+      await act(t, nthField(0), "set_value", String(guess));
+      const r = await act(t, named(BUTTONS, "Submit"), "press");
+      const said = (await current(t)).els.map(textOf).join(" ");
+      if (/higher than/i.test(said)) low = guess + 1;
+      else if (/lower than/i.test(said)) high = guess - 1;
+      else return r;
+    }
+  },
+  // A list box of several choices: each wanted option is selected, wherever it scrolled to.
+  "click-scroll-list": async (t) => {
+    const list = /Select (.*) from the scroll list/i.exec(t.instruction)?.[1] ?? "";
+    for (const want of list.split(",").map((w) => w.trim()).filter(Boolean)) {
+      const found = await t.driver.call("find", {
+        window: t.window,
+        query: { name: want },
+        scope: "all",
+      });
+      const option = found.elements.find((e) => e.actions.includes("select"));
+      if (!option) throw new Error(`No option "${want}" to select`);
+      const r = await t.driver.call("act", {
+        window: t.window,
+        version: found.version,
+        id: option.id,
+        action: "select",
+      });
+      if (!r.ok) throw new Error(`select did not take: ${r.value}`);
+    }
+    await submit(t);
+  },
   "click-dialog-2": (t) => {
     const label = quoted(t.instruction)[0] ?? "OK";
     // The "x" in a dialog's corner is its close button, named "Close" by its title.

@@ -51,7 +51,8 @@ export async function textOf(
 }
 
 /**
- * Reads the text until `want` holds or `ms` pass; the last text read. With `keys`, it
+ * Reads the text until `want` holds (or, given `number`, the element's Value holds it) or
+ * `ms` pass; the last text read and whether it took. With `keys`, it
  * stops early once the keys cannot arrive: the element has been disabled for
  * {@link GIVE_UP_MS} with its text unchanged (a page that opens a popup on focus and
  * disables its form).
@@ -63,20 +64,33 @@ async function readBack(
   want: (text: string) => boolean,
   ms: number,
   keys = false,
-): Promise<string> {
+  number?: number,
+): Promise<{ text: string; took: boolean }> {
   const until = performance.now() + ms;
   let last: string | undefined;
   let since = performance.now();
   while (true) {
-    const [text, taking] = await Promise.all([
+    const [text, taking, held] = await Promise.all([
       textOf(client, ref, limits),
       keys ? takesKeys(client, ref, limits) : true,
+      number === undefined ? undefined : currentValue(client, ref, limits),
     ]);
+    const took = want(text) || (number !== undefined && held === number);
     const now = performance.now();
     if (text !== last || taking) [last, since] = [text, now];
-    if (want(text) || now >= until || now - since >= GIVE_UP_MS) return text;
+    if (took || now >= until || now - since >= GIVE_UP_MS) return { text, took };
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** The element's Value, when it has one that reads as a number. */
+async function currentValue(
+  client: AtspiClient,
+  ref: Ref,
+  limits: CallLimits,
+): Promise<number | undefined> {
+  const v = Number(await client.prop(ref, "Value", "CurrentValue", limits));
+  return Number.isFinite(v) ? v : undefined;
 }
 
 /**
@@ -149,14 +163,14 @@ export async function enterText(
         new TextEncoder().encode(entry.value).length,
       ]);
     if (ok !== false) {
-      const text = await readBack(
+      const back = await readBack(
         client,
         ref,
         limits,
         (t) => entered(t, expected),
         READ_BACK_ACTION_MS,
       );
-      if (entered(text, expected)) return { via: "action" };
+      if (back.took) return { via: "action" };
     }
     // Gecko answers true and changes nothing: its apps are typed into from now on.
     known.editableTextFails.add(ref.bus);
@@ -183,6 +197,19 @@ export async function enterText(
   }
   const want = entry.kind === "set" ? entry.value : now + entry.value;
   const took = (t: string) => entry.kind === "set" ? holds(t, want) : inserted(t) || holds(t, want);
-  const text = await readBack(client, ref, limits, took, READ_BACK_MS, true);
-  return took(text) ? { via: "keys" } : { via: "keys", found: text };
+  // Chromium leaves a spin button's text as it was while its Value follows the keys: a
+  // number asked of an element with a Value counts as held when the Value holds it.
+  const number = entry.kind === "set" && ifaces.has("Value") && entry.value.trim() !== ""
+    ? Number(entry.value)
+    : undefined;
+  const back = await readBack(
+    client,
+    ref,
+    limits,
+    took,
+    READ_BACK_MS,
+    true,
+    Number.isFinite(number) ? number : undefined,
+  );
+  return back.took ? { via: "keys" } : { via: "keys", found: back.text };
 }

@@ -269,7 +269,19 @@ async function enrich(
   }
   // Password fields never have their text read.
   if (node.ifaces.has("Text") && TEXT_ROLES.has(role) && role !== "password_text") {
-    jobs.push(readText(client, ref, limits, role, raw));
+    const text = readText(client, ref, limits, role, raw);
+    // Chromium leaves a spin button's text as it was while its Value follows the keys:
+    // a number shown that is not the Value is out of date.
+    jobs.push(
+      role === "spin_button" && node.ifaces.has("Value")
+        ? Promise.all([text, client.prop(ref, "Value", "CurrentValue", limits)]).then(([, v]) => {
+          const shown = Number(raw.value);
+          if (typeof v === "number" && raw.value?.trim() && Number.isFinite(shown) && shown !== v) {
+            raw.value = String(Math.round(v * 1e6) / 1e6);
+          }
+        })
+        : text,
+    );
   } else if (node.ifaces.has("Value") && VALUE_ROLES.has(role)) {
     jobs.push(
       client.prop(ref, "Value", "CurrentValue", limits).then((v) => {

@@ -11,7 +11,7 @@ export const FORM_TITLE = "Form page";
 /**
  * A sign-in form: a "User name" input, a "Code" input that holds at most three
  * characters (a click on it writes "Code field clicked" into the paragraph that first
- * says "No click yet"), a "Sign in" button whose click writes "Signed in as <name>" into
+ * says "No click yet"), a number field "Count" holding 4, a "Sign in" button whose click writes "Signed in as <name>" into
  * the paragraph that first says "Not signed in", a list and a table.
  */
 export const FORM_PAGE = `<!doctype html><html><head><title>${FORM_TITLE}</title></head><body>
@@ -21,6 +21,7 @@ export const FORM_PAGE = `<!doctype html><html><head><title>${FORM_TITLE}</title
 <label>Code <input id="code" maxlength="3" value=""
   onclick="document.getElementById('clicks').textContent = 'Code field clicked'"></label>
 <p id="clicks">No click yet</p>
+<label>Count <input id="count" type="number" value="4"></label>
 <button onclick="document.getElementById('msg').textContent =
   'Signed in as ' + document.getElementById('user').value">Sign in</button>
 <ul><li>First item</li><li>Second item</li></ul>
