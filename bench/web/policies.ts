@@ -242,6 +242,24 @@ function textsAfter(els: Element[], after: RegExp): string[] {
   return out;
 }
 
+/** Selects the option named `want`, found with scope "all" (it may be scrolled away). */
+async function selectOption(t: Task, want: string): Promise<void> {
+  const found = await t.driver.call("find", {
+    window: t.window,
+    query: { name: want },
+    scope: "all",
+  });
+  const option = found.elements.find((e) => e.actions.includes("select"));
+  if (!option) throw new Error(`No option "${want}" to select`);
+  const r = await t.driver.call("act", {
+    window: t.window,
+    version: found.version,
+    id: option.id,
+    action: "select",
+  });
+  if (!r.ok) throw new Error(`select did not take: ${r.value}`);
+}
+
 /** Policies by task name. */
 export const POLICIES: Record<string, Policy> = {
   "click-button": (t) => act(t, named(BUTTONS, quoted(t.instruction)[0]!), "press"),
@@ -367,21 +385,7 @@ export const POLICIES: Record<string, Policy> = {
   },
   // A closed drop-down's options are beyond the map: found with scope "all", then selected.
   "choose-list": async (t) => {
-    const want = /Select (.*) from the list/i.exec(t.instruction)?.[1]?.trim() ?? "";
-    const found = await t.driver.call("find", {
-      window: t.window,
-      query: { name: want },
-      scope: "all",
-    });
-    const option = found.elements.find((e) => e.actions.includes("select"));
-    if (!option) throw new Error(`No option "${want}" to select`);
-    const r = await t.driver.call("act", {
-      window: t.window,
-      version: found.version,
-      id: option.id,
-      action: "select",
-    });
-    if (!r.ok) throw new Error(`select did not take: ${r.value}`);
+    await selectOption(t, /Select (.*) from the list/i.exec(t.instruction)?.[1]?.trim() ?? "");
     await submit(t);
   },
   "button-delay": async (t) => {
@@ -472,20 +476,7 @@ export const POLICIES: Record<string, Policy> = {
   "click-scroll-list": async (t) => {
     const list = /Select (.*) from the scroll list/i.exec(t.instruction)?.[1] ?? "";
     for (const want of list.split(",").map((w) => w.trim()).filter(Boolean)) {
-      const found = await t.driver.call("find", {
-        window: t.window,
-        query: { name: want },
-        scope: "all",
-      });
-      const option = found.elements.find((e) => e.actions.includes("select"));
-      if (!option) throw new Error(`No option "${want}" to select`);
-      const r = await t.driver.call("act", {
-        window: t.window,
-        version: found.version,
-        id: option.id,
-        action: "select",
-      });
-      if (!r.ok) throw new Error(`select did not take: ${r.value}`);
+      await selectOption(t, want);
     }
     await submit(t);
   },
