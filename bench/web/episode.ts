@@ -8,6 +8,7 @@
 import type { Bounds, Element } from "../../protocol/element.ts";
 import type { DriverClient } from "../../rpc/client.ts";
 import type { OpName, ParamsOf, ResultOf } from "../../protocol/ops.ts";
+import { DriverError } from "../../protocol/errors.ts";
 
 /** A driver client that counts the ops it sends. */
 export class CountingClient {
@@ -72,6 +73,21 @@ function hud(els: Element[], label: string): number | undefined {
   return undefined;
 }
 
+/**
+ * Presses the START cover, planned on `version`; a page that changed in between (the last
+ * episode's reward drawn late) answers `stale_version` with its current map, planned on
+ * once more.
+ */
+async function pressCover(driver: CountingClient, window: string, id: string, version: number) {
+  try {
+    return await driver.call("act", { window, id, action: "press", version });
+  } catch (err) {
+    if (!(err instanceof DriverError && err.code === "stale_version")) throw err;
+    const now = (err.data.map as { version: number }).version;
+    return await driver.call("act", { window, id, action: "press", version: now });
+  }
+}
+
 /** Plays one episode with `policy` in `window`, which shows a task's START cover. */
 export async function playEpisode(
   client: DriverClient,
@@ -84,12 +100,7 @@ export async function playEpisode(
   if (!cover) throw new Error("No START cover on the page");
   const done = hud(r.elements!, "Episodes done:") ?? 0;
   const started = performance.now();
-  const go = await driver.call("act", {
-    window,
-    id: cover.id,
-    action: "press",
-    version: r.version,
-  });
+  const go = await pressCover(driver, window, cover.id, r.version);
   r = await driver.call("read_ui", { window });
   // The task draws in the area the cover covered; its first text is the instruction.
   const area = r.elements!.filter((e) => inside(e.bounds, cover.bounds) && e.id !== cover.id);

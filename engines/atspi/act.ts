@@ -24,7 +24,8 @@ export type { Input } from "./named_action.ts";
 const PREFERRED: Partial<Record<ActionName, string[]>> = {
   // Qt's menu bar items offer "ShowMenu" alone: pressing one opens its menu.
   // Gecko names an action by what it will do: a check box's is "check" or "uncheck", a
-  // radio button's "select", a tab's "switch"; each is what a press does.
+  // radio button's "select"; each is what a press does. Not an ARIA tab's "switch": it
+  // answers true and the page's handler (on the tab's link) never hears of it.
   press: [
     "click",
     "press",
@@ -33,7 +34,6 @@ const PREFERRED: Partial<Record<ActionName, string[]>> = {
     "check",
     "uncheck",
     "select",
-    "switch",
     "jump",
     "open",
     "showmenu",
@@ -47,7 +47,6 @@ const PREFERRED: Partial<Record<ActionName, string[]>> = {
     "check",
     "uncheck",
     "select",
-    "switch",
     "jump",
     "open",
     "showmenu",
