@@ -101,11 +101,22 @@ export async function playEpisode(
   const done = hud(r.elements!, "Episodes done:") ?? 0;
   const started = performance.now();
   const go = await pressCover(driver, window, cover.id, r.version);
-  r = await driver.call("read_ui", { window });
-  // The task draws in the area the cover covered; its first text is the instruction.
-  const area = r.elements!.filter((e) => inside(e.bounds, cover.bounds) && e.id !== cover.id);
-  const query = area.find((e) => (e.value ?? "").trim() !== "" && e.role === "AXGroup");
-  if (!query) throw new Error("No instruction on the page after START");
+  // The task draws in the area the cover covered; its first text is the instruction. A
+  // page may draw it a moment after the press settled (Gecko announces it late): read
+  // again until it shows, as an agent would, for up to a second.
+  const instruction = async () => {
+    r = await driver.call("read_ui", { window });
+    const area = r.elements!.filter((e) => inside(e.bounds, cover.bounds) && e.id !== cover.id);
+    const query = area.find((e) => (e.value ?? "").trim() !== "" && e.role === "AXGroup");
+    return query ? { area, query } : undefined;
+  };
+  let shown = await instruction();
+  for (const until = performance.now() + 1_000; !shown && performance.now() < until;) {
+    await new Promise((ok) => setTimeout(ok, 50));
+    shown = await instruction();
+  }
+  if (!shown) throw new Error("No instruction on the page after START");
+  const { area, query } = shown;
   await policy({
     driver,
     window,
