@@ -102,10 +102,13 @@ for (const b of BROWSERS) {
       assert.equal(set.ok, true);
       assert.ok(set.via === "action" || set.via === "keys", `via ${set.via}`);
       assert.equal(await eventually(() => entryText(app.pid, "User name"), "bob"), "bob");
+      // The same id as an agent keeps it: the field's value must not rename it (Gecko
+      // names the label around it by the value too), nor a replaced object lose it.
       ({ els, version } = await current(client, window));
+      assert.ok(els.some((e) => e.id === user.id), "the map still lists the field's id");
       const typed = await client.call("act", {
         window,
-        id: byName(els, "AXTextField", "User name").id,
+        id: user.id,
         action: "type_text",
         value: "!",
         version,

@@ -231,6 +231,13 @@ async function readText(
     // Static content: its words without the marks of embedded children, and only when
     // they say more than the name already does.
     const words = text.replace(EMBEDDED, " ").replace(/\s+/g, " ").trim();
+    // Gecko names a label by all it holds, a field's value inside it too ("User name
+    // alice"): its name, and the ids of everything in it, would change with each key
+    // typed into the field. The label is named by its own words instead.
+    if (role === "label" && words && text.includes("\uFFFC") && raw.name.startsWith(words)) {
+      raw.name = words;
+      return;
+    }
     if (words === "" || words === raw.name) return;
     raw.value = words;
   }
