@@ -248,7 +248,13 @@ export class ScriptedEngine implements Engine {
     _budget: ReadBudget,
   ): Promise<Map<string, RawNode | null>> {
     this.patches.push([...requests]);
-    const tree = this.tree(window);
+    let tree: RawNode;
+    try {
+      // A window that closed is gone for a patch as for a walk (as the real engines say).
+      tree = this.#treeOrGone(window);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     const read = (h: string) => {
       const found = this.#find(tree, h);
       return found ? structuredClone(found) : null;

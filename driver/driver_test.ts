@@ -309,6 +309,27 @@ Deno.test("Driver act whose object the app replaced reads the window once and ac
   });
 });
 
+Deno.test("Driver act that closes its own window answers ok and closed, not window_not_found", async () => {
+  const alpha = alphaOnly();
+  await withDriver([alpha], async ({ rpc }) => {
+    const v1 = await rpc.call("read_ui", { app: "Notes" });
+    // A dialog's button: pressing it closes the window the action was in.
+    alpha.onAct = () => {
+      for (const app of alpha.apps) app.windows = app.windows.filter((w) => w.window !== "w-notes");
+    };
+    const r = await rpc.call("act", {
+      window: "w-notes",
+      version: 1,
+      id: idOf(v1, "Save"),
+      action: "press",
+    });
+    assert.equal(r.ok, true);
+    assert.equal(r.closed, true);
+    assert.equal(r.effect, "changed");
+    await refused(rpc.call("read_ui", { window: "w-notes" }), "window_not_found");
+  });
+});
+
 Deno.test("Driver act on an id that is really gone answers element_not_found after one re-read", async () => {
   const alpha = alphaOnly();
   await withDriver([alpha], async ({ rpc }) => {

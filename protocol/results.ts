@@ -130,6 +130,12 @@ export const ActResult = z.strictObject({
   /** Windows of the app the action brought up (a dialog, a menu), when any. */
   opened: z.array(WindowInfo).optional(),
   /**
+   * The action closed its own window (a dialog's button) or ended its app: it was done,
+   * the answer's map is the window's last, and later calls on the window answer
+   * `window_not_found`.
+   */
+  closed: z.literal(true).optional(),
+  /**
    * After `scroll_into_view`: the element as the window reads now, with its bounds and
    * its id in the map (an `offscreen` element gets its map id here once it shows).
    */

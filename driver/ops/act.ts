@@ -32,7 +32,12 @@ interface StepOutcome {
   watched: Watched;
   /** The engine's node of the element acted on (none for a pixel step). */
   acted?: RawNode;
+  /** The action closed its window (or ended its app): `watched` is the last map of it. */
+  closed?: boolean;
 }
+
+/** Errors of a read after an action that mean the action closed what it acted in. */
+const GONE = new Set(["window_not_found", "app_not_running"]);
 
 /** Checks the plan's version against a map brought up to date first. */
 async function syncAndCheck(
@@ -133,9 +138,14 @@ async function runStep(
   const settleMs = elapsed(t0);
   const reacted = core.live.events.count(w.app) > before;
   const reading = AbortSignal.any([signal, AbortSignal.timeout(Math.max(1, timeLeft(ctx)))]);
+  let closed = false;
   const watched = await core.live.refresh(w, reading).catch((err) => {
-    if (!reading.aborted) throw err;
-    return w; // out of time: the map as it stands, with what was done
+    if (reading.aborted) return w; // out of time: the map as it stands, with what was done
+    // The action closed its own window (a dialog's button) or ended its app: it was done,
+    // and the answer says so rather than failing an action that took.
+    if (!(err instanceof DriverError && GONE.has(err.code))) throw err;
+    closed = true;
+    return w;
   });
   const acted = actedOn;
   return {
@@ -143,6 +153,7 @@ async function runStep(
     found,
     already: false,
     byCrop,
+    closed,
     settled,
     settleMs,
     reacted,
@@ -182,14 +193,14 @@ export async function act(
   const w = await syncAndCheck(core, p.window, p.version, ctx.signal);
   const windows = core.live.events.windowCount(w.app);
   const out = await runStep(core, w, p.version, p, ctx);
-  const element = p.action === "scroll_into_view" && out.acted !== undefined
+  const element = p.action === "scroll_into_view" && out.acted !== undefined && !out.closed
     ? await elementNow(core, out, out.acted, ctx)
     : undefined;
   const map = out.watched.map;
   const delta = deltaSince(map, p.version);
-  const changed = map.version !== p.version || out.reacted;
+  const changed = map.version !== p.version || out.reacted || out.closed === true;
   // Only when the app announced a window-level change does the answer look for new windows.
-  const opened = core.live.events.windowCount(w.app) > windows
+  const opened = !out.closed && core.live.events.windowCount(w.app) > windows
     ? await openedBy(core, out.watched, ctx)
     : [];
   return {
@@ -198,6 +209,7 @@ export async function act(
     via: out.via,
     ...(out.found !== undefined ? { value: out.found } : {}),
     ...(out.already ? { already: true as const } : {}),
+    ...(out.closed ? { closed: true as const } : {}),
     effect: changed ? "changed" : "none",
     settled: out.settled,
     settle_ms: out.settleMs,
