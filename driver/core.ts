@@ -30,6 +30,11 @@ export class DriverCore {
   readonly appWindows: AppWindows = new AppWindows();
   /** Encodes screenshots and zooms off the event loop. */
   readonly images: ImagePool = new ImagePool();
+  /**
+   * Acts whose element the app had replaced behind its id (a dead handle), found again by
+   * a re-read and acted on: `hello.live.rebound`.
+   */
+  rebound = 0;
   readonly #loaded: LoadedEngine[];
 
   /** Wires the shared parts. */

@@ -306,6 +306,8 @@ Deno.test("Driver act whose object the app replaced reads the window once and ac
     });
     assert.deepEqual(alpha.acts.map((a) => a.handle), ["save", "save-2"]);
     assert.equal(r.ok, true);
+    const hello = await rpc.call("hello", {}) as { live: { rebound?: number } };
+    assert.equal(hello.live.rebound, 1, "hello counts it");
   });
 });
 

@@ -30,6 +30,7 @@ export async function hello(core: DriverCore): Promise<HandlerResultOf<"hello">>
       watched: core.live.windows.size,
       limit: core.config.watch_limit,
       events: core.live.events.total,
+      rebound: core.rebound,
       ...(available?.engine ? available.engine.stats() : {}),
     },
     router: { ...core.router.summary() },
