@@ -28,6 +28,14 @@ import { type Origin, type Watched, WindowStore } from "./windows.ts";
 import { applyPatch, containersToCheck, widerScope } from "./patch.ts";
 import { Following } from "./follow.ts";
 import { processAlive } from "../util/process.ts";
+import {
+  type BoundsIndex,
+  motionDue,
+  moved,
+  nextMotion,
+  startMotion,
+  startsMoving,
+} from "./motion.ts";
 
 /** Live-map state as answers report it. */
 export interface LiveReport {
@@ -37,6 +45,8 @@ export interface LiveReport {
   reason?: string;
   /** With `app_not_responding`: how old the map is, in ms. */
   age_ms?: number;
+  /** Elements were still moving after an action when the map was read. */
+  moving?: true;
 }
 
 /** A window to read and where it lives. */
@@ -178,7 +188,22 @@ export class LiveMap {
     }
     if (this.#subscribeError) return { state: "degraded", reason: this.#subscribeError };
     if (w?.degraded) return { state: "degraded", reason: w.degraded };
-    return { state: "live" };
+    return { state: "live", ...(this.moving(w) ? { moving: true as const } : {}) };
+  }
+
+  /** Were `w`'s elements still moving after an action when its map was last read? */
+  moving(w: Watched | undefined): boolean {
+    return w?.motion !== undefined && performance.now() < w.motion.until;
+  }
+
+  /**
+   * After an action: when elements of `w` (just read) moved since `before` (the bounds of
+   * the tree the action was planned on), or a new one is opening, the window is followed
+   * in motion (see `motion.ts`): it may be the first frame of an animation no notification
+   * will announce the rest of.
+   */
+  followMotion(w: Watched, before: BoundsIndex): void {
+    if (startsMoving(before, w.tree)) w.motion = startMotion(performance.now());
   }
 
   /** Does the map of `w` match the app, as far as notifications and the probe tell? */
@@ -186,6 +211,7 @@ export class LiveMap {
     // A notification outdates any map, a degraded one too (the tree half of a merged
     // read, or an app whose bounds alone are muted, still announces its other changes).
     if (w.needsFull || w.pending.size > 0) return false;
+    if (motionDue(w.motion, w.readAt, performance.now())) return false;
     const age = performance.now() - w.readAt;
     if (this.#subscribeError || w.degraded) return age < this.#cfg.degraded_reuse_ms;
     // Without a recent read or passing probe (an idle window is not probed), read again.
@@ -200,7 +226,7 @@ export class LiveMap {
   async current(w: Watched, signal: AbortSignal): Promise<{ watched: Watched; cached: boolean }> {
     this.windows.use(w.window); // only callers ask for the current map
     const checkable = !w.needsFull && w.pending.size === 0 && !w.degraded &&
-      !this.#subscribeError;
+      !this.#subscribeError && !motionDue(w.motion, w.readAt, performance.now());
     // An app that did not answer lately is asked again first (a probe: two cheap calls).
     if (w.notResponding !== undefined || (!this.isFresh(w) && checkable)) await this.#probe(w);
     if (w.notResponding === undefined && this.isFresh(w)) return this.#cached(w);
@@ -250,7 +276,8 @@ export class LiveMap {
       try {
         // Without notifications (degraded) nothing is ever queued: only a read tells.
         const degraded = this.#subscribeError !== undefined || w?.degraded !== undefined;
-        if (!w || full || w.needsFull || degraded) {
+        const moving = w !== undefined && motionDue(w.motion, w.readAt, performance.now());
+        if (!w || full || w.needsFull || degraded || moving) {
           return await this.#walk(target, w, signal, engineName);
         }
         if (w.pending.size === 0) return w;
@@ -270,6 +297,7 @@ export class LiveMap {
   ): Promise<Watched> {
     const engine = this.#engine(engineName);
     // Taken before the read: what arrives during it stays queued for the next one.
+    const before = w?.tree;
     if (w) {
       w.needsFull = false;
       w.pending = new Map();
@@ -295,6 +323,9 @@ export class LiveMap {
       }
       const muted = this.#following.mutedReason(target.app);
       if (muted !== undefined) read.degraded ??= muted;
+      if (read.motion && before) {
+        read.motion = nextMotion(read.motion, moved(before, read.tree), performance.now());
+      }
       return read;
     });
   }

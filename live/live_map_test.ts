@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { defaultConfig } from "../model/config.ts";
 import { LiveMap, type Target } from "./live_map.ts";
 import { FakeEngine, node } from "./_fake_engine.ts";
+import { boundsOf, MOTION_READ_MS, MOTION_STILL_MS } from "./motion.ts";
 
 const target: Target = { window: "w1", app: ":1.9", appName: "fake", pid: Deno.pid };
 const signal = () => AbortSignal.timeout(5_000);
@@ -266,6 +267,51 @@ Deno.test("LiveMap checks an idle window with the probe before answering it from
     const again = await live.current(w, signal());
     assert.equal(again.cached, true, "checked and unchanged: from memory");
     assert.equal(engine.walks, walks + 1, "no walk for a window the probe vouched for");
+  } finally {
+    await live.close();
+  }
+});
+
+Deno.test("LiveMap follows elements that move with no notification after an action, until they stop", async () => {
+  const { engine, live } = setup({ probe_ms: 60_000 });
+  await live.start();
+  const wait = (ms: number) => new Promise((done) => setTimeout(done, ms));
+  const b = () => engine.tree.children[1]!;
+  try {
+    const w = await live.refresh(target, signal());
+    const planned = boundsOf(w.tree);
+    // The action's read: "b" has started to slide down; nothing announces the rest.
+    b().bounds = { ...b().bounds, y: 5 };
+    const acted = await live.refresh(target, signal(), true);
+    live.followMotion(acted, planned);
+    assert.equal(live.state(acted).moving, true);
+    assert.equal((await live.current(acted, signal())).cached, true, "fresh within a step");
+    b().bounds = { ...b().bounds, y: 40 };
+    await wait(MOTION_READ_MS);
+    const later = await live.current(acted, signal());
+    assert.equal(later.cached, false, "read again while in motion");
+    assert.equal(later.watched.map.elements.find((e) => e.name === "B")!.bounds.y, 40);
+    // Still for the still span: the next due read ends the motion.
+    await wait(MOTION_STILL_MS);
+    const still = await live.current(acted, signal());
+    assert.equal(still.cached, false);
+    assert.equal(live.state(still.watched).moving, undefined);
+    const walks = engine.walks;
+    await wait(MOTION_READ_MS);
+    assert.equal((await live.current(acted, signal())).cached, true, "trusted again");
+    assert.equal(engine.walks, walks);
+  } finally {
+    await live.close();
+  }
+});
+
+Deno.test("LiveMap leaves a window alone after an action that moved nothing", async () => {
+  const { live } = setup({ probe_ms: 60_000 });
+  await live.start();
+  try {
+    const w = await live.refresh(target, signal());
+    live.followMotion(w, boundsOf(w.tree));
+    assert.equal(live.state(w).moving, undefined);
   } finally {
     await live.close();
   }

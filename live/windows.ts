@@ -7,6 +7,7 @@
  */
 import { buildSnapshot, WindowMap } from "../map/mod.ts";
 import type { PatchScope, RawNode, WindowTree } from "../model/engine.ts";
+import type { Motion } from "./motion.ts";
 import { DriverError } from "../protocol/errors.ts";
 
 /** One watched window. */
@@ -59,6 +60,8 @@ export interface Watched {
   needsFull: boolean;
   /** The engine said its last full read of this window is unusable, and why. */
   treeDegraded: string | undefined;
+  /** Elements were seen moving after an action: the map is read again until they stop. */
+  motion: Motion | undefined;
 }
 
 function handlesOf(root: RawNode): Set<string> {
@@ -162,6 +165,7 @@ export class WindowStore {
         structural: 0,
         needsFull: false,
         treeDegraded: tree.degradedReason,
+        motion: undefined,
       };
       this.#windows.set(window, w);
       this.#evict();

@@ -16,6 +16,11 @@ export const LiveState = z.strictObject({
   reason: z.string().optional(),
   /** With `reason: "app_not_responding"`: the map's age in ms (what the app last showed). */
   age_ms: z.number().int().min(0).optional(),
+  /**
+   * Elements were still moving after an action (an animation no toolkit announces) when
+   * the map was read: a read 100 ms later shows where they have got to.
+   */
+  moving: z.literal(true).optional(),
 });
 
 /** One engine in `hello`. */
@@ -41,6 +46,8 @@ export const HelloResult = z.strictObject({
     calls: z.number().int().optional(),
     walks: z.number().int().optional(),
     events: z.number().int().optional(),
+    /** Acts whose element the app had replaced behind its id, found again and acted on. */
+    rebound: z.number().int().optional(),
   }),
   router: z.record(z.string(), z.unknown()).optional(),
   ...Common,
@@ -135,6 +142,11 @@ export const ActResult = z.strictObject({
    * `window_not_found`.
    */
   closed: z.literal(true).optional(),
+  /**
+   * Elements were still moving when the answer's map was read (an animation the action
+   * started): a read 100 ms later shows where they have got to.
+   */
+  moving: z.literal(true).optional(),
   /**
    * After `scroll_into_view`: the element as the window reads now, with its bounds and
    * its id in the map (an `offscreen` element gets its map id here once it shows).

@@ -9,8 +9,8 @@ import type { Element } from "../protocol/element.ts";
 import * as apps from "./support/apps.ts";
 import { type App, requireDesktop } from "./support/apps.ts";
 import { centre, session } from "./support/client.ts";
-import { FORM_TITLE, onFormPage } from "./support/documents.ts";
-import { oracleNodes } from "./support/oracle.ts";
+import { FORM_TITLE, onFormPage, onSlidingPage, SLIDING_TITLE } from "./support/documents.ts";
+import { oracleNodes, oracleState } from "./support/oracle.ts";
 import type { DriverClient } from "../rpc/client.ts";
 import { DriverError } from "../protocol/errors.ts";
 
@@ -18,19 +18,13 @@ requireDesktop();
 
 interface Browser {
   name: string;
-  start(files: string[]): Promise<App>;
+  /** Opens `page`, titled `title`, and waits until its text `last` is read. */
+  open(page: string, title: string, last: string): Promise<App>;
 }
 
 const BROWSERS: Browser[] = [
-  {
-    name: "Firefox",
-    start: (files) => onFormPage(files, (page) => apps.firefox(page, FORM_TITLE)),
-  },
-  {
-    name: "Chromium",
-    start: (files) =>
-      onFormPage(files, (page) => apps.chromium(page, FORM_TITLE, "Last paragraph")),
-  },
+  { name: "Firefox", open: (page, title) => apps.firefox(page, title) },
+  { name: "Chromium", open: (page, title, last) => apps.chromium(page, title, last) },
 ];
 
 /** The text pyatspi reads in the entry named `name`. */
@@ -72,9 +66,11 @@ const byName = (els: Element[], role: string, name: string): Element => {
 async function withBrowser(
   b: Browser,
   fn: (app: App, client: DriverClient, window: string) => Promise<void>,
+  onPage: typeof onFormPage = onFormPage,
+  title = FORM_TITLE,
 ): Promise<void> {
   const files: string[] = [];
-  const app = await b.start(files);
+  const app = await onPage(files, (page) => b.open(page, title, "Last paragraph"));
   const s = await session();
   try {
     const r = await s.client.call("read_ui", { app: app.pid });
@@ -217,6 +213,75 @@ for (const b of BROWSERS) {
         await screen.stop();
       }
     });
+  });
+
+  Deno.test(`${b.name}: a panel sliding open is read where it ends, said moving until then`, async () => {
+    await withBrowser(
+      b,
+      async (app, client, window) => {
+        const { els, version } = await current(client, window);
+        const show = byName(els, "AXButton", "Show more");
+        const opened = await client.call("act", { window, id: show.id, action: "press", version });
+        assert.equal(opened.via, "action");
+        // The browser announces the panel, not its growing: the driver follows it.
+        assert.equal(opened.moving, true, "the answer says the page is still moving");
+        let r = await client.call("read_ui", { window });
+        for (const until = Date.now() + 3_000; r.live.moving && Date.now() < until;) {
+          await new Promise((done) => setTimeout(done, 50));
+          r = await client.call("read_ui", { window });
+        }
+        assert.equal(r.live.moving, undefined, "the motion ended within 3 s");
+        const inner = byName(r.elements!, "AXButton", "Inner button");
+        const seen = await oracleState(app.pid, "push button|button", "Inner button");
+        assert.ok(seen, "pyatspi finds the inner button");
+        const [x, y, w, h] = seen.extents;
+        const near = (a: number, want: number) => Math.abs(a - want) <= 2;
+        assert.ok(
+          near(inner.bounds.x, x) && near(inner.bounds.y, y) && near(inner.bounds.w, w) &&
+            near(inner.bounds.h, h) && h > 10,
+          `map ${JSON.stringify(inner.bounds)}, pyatspi ${JSON.stringify(seen.extents)}`,
+        );
+      },
+      onSlidingPage,
+      SLIDING_TITLE,
+    );
+  });
+
+  Deno.test(`${b.name}: words a sliding panel pushes down are clicked where they come to rest`, async () => {
+    await withBrowser(
+      b,
+      async (app, client, window) => {
+        const { els, version } = await current(client, window);
+        const show = byName(els, "AXButton", "Show more");
+        const opened = await client.call("act", { window, id: show.id, action: "press", version });
+        assert.equal(opened.moving, true);
+        // Acted on at once, as the panel pushes them down: an agent planning on this read.
+        const tapHere = (list: Element[]) =>
+          list.find((e) => (e.name || e.value || "").trim() === "tap here");
+        const seen = await client.call("read_ui", { window });
+        const tap = tapHere(seen.elements!);
+        assert.ok(tap, "the words show");
+        assert.equal(seen.live.moving, true, "while the panel still slides");
+        // A click on the words themselves: input at their place on screen, as for text
+        // with no element of its own.
+        const press = (id: string, version: number) =>
+          client.call("act", { window, id, action: "click", value: "tap here", version });
+        const r = await press(tap.id, seen.version).catch(async (err) => {
+          // The panel's growth reached the map in between: plan on the map as it is.
+          if (!(err instanceof DriverError && err.code === "stale_version")) throw err;
+          const now = await current(client, window);
+          return await press(tapHere(now.els)!.id, now.version);
+        });
+        assert.equal(r.ok, true);
+        const said = async () =>
+          (await oracleNodes(app.pid)).find((n) =>
+            n.role === "paragraph" && /tapped/i.test(n.text ?? "")
+          )?.text;
+        assert.equal(await eventually(said, "Tapped"), "Tapped", `via ${r.via}`);
+      },
+      onSlidingPage,
+      SLIDING_TITLE,
+    );
   });
 }
 

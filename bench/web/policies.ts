@@ -7,6 +7,7 @@
  */
 import type { ActionName, Element } from "../../protocol/element.ts";
 import { DriverError } from "../../protocol/errors.ts";
+import type { ResultOf } from "../../protocol/ops.ts";
 import { inside, type Policy, type Task } from "./episode.ts";
 
 /** The strings in double quotes in `text`, in order. */
@@ -18,9 +19,19 @@ const norm = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase();
  * The task area's elements now, and the map's version (a cached read when nothing
  * changed). The browser's own fields (the address bar) are outside the area.
  */
-async function current(task: Task): Promise<{ els: Element[]; version: number }> {
-  const r = await task.driver.call("read_ui", { window: task.window });
-  return { els: r.elements!.filter((e) => inside(e.bounds, task.area)), version: r.version };
+async function current(
+  task: Task,
+  wanted?: (els: Element[]) => boolean,
+): Promise<{ els: Element[]; version: number }> {
+  const area = (r: ResultOf<"read_ui">) => r.elements!.filter((e) => inside(e.bounds, task.area));
+  let r = await task.driver.call("read_ui", { window: task.window });
+  // Looking for something while the page still moves after the last action (an accordion
+  // sliding open): read again until it shows or the page stops.
+  for (let i = 0; wanted && r.live.moving && !wanted(area(r)) && i < 20; i++) {
+    await new Promise((done) => setTimeout(done, 50));
+    r = await task.driver.call("read_ui", { window: task.window });
+  }
+  return { els: area(r), version: r.version };
 }
 
 /**
@@ -216,9 +227,10 @@ const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, Math.max(0, ms)
 
 /** Presses "Section #n" headers in turn until `wanted` shows, then presses it. */
 async function findInSections(t: Task, wanted: (els: Element[]) => Element | undefined) {
+  const shows = (els: Element[]) => (wanted(els)?.bounds.h ?? 0) > 0;
   for (let section = 1; section <= 10; section++) {
-    const { els } = await current(t);
-    if ((wanted(els)?.bounds.h ?? 0) > 0) return void await act(t, wanted, "press");
+    const { els } = await current(t, shows);
+    if (shows(els)) return void await act(t, wanted, "press");
     const header = (now: Element[]) => now.find((e) => textOf(e) === `Section #${section}`);
     if (!header(els)) break;
     await act(t, header, "press");

@@ -11,6 +11,8 @@ import type { HandlerResultOf, ParamsOf } from "../../protocol/ops.ts";
 import type { CallContext } from "../../rpc/dispatcher.ts";
 import type { DriverCore } from "../core.ts";
 import type { Watched } from "../../live/windows.ts";
+import { boundsOf } from "../../live/motion.ts";
+import { MovedWhileAiming, sameBounds, untilStill } from "./still.ts";
 import { pixelInputOf, type PixelStep } from "./input.ts";
 import { mapEngineOf } from "../engine_choice.ts";
 import type { ActOutcome, Engine, InputGate, RawNode, WindowInfo } from "../../model/engine.ts";
@@ -79,8 +81,20 @@ async function runStep(
   const { signal } = ctx;
   const engine = mapEngineOf(core, w, !("input" in step));
   const before = core.live.events.count(w.app);
-  // Input that lands by screen position runs alone, whichever windows others own.
-  const gate: InputGate = (input) => core.locks.pixels(w.window, ctx.op, input, signal);
+  const plannedBounds = boundsOf(w.tree);
+  // The element the engine is acting on, when the step names one.
+  let aimed: { id: string; node: RawNode } | undefined;
+  // Input that lands by screen position runs alone, whichever windows others own, and
+  // only once the element it aims at is at rest.
+  const gate: InputGate = async (input) => {
+    if (aimed && core.live.moving(w)) {
+      w = await untilStill(core, w, signal, () => timeLeft(ctx));
+      // By its object first: ids of look-alike siblings carry their place, which moved.
+      const now = w.map.handle(w.map.idOf(aimed.node.handle) ?? aimed.id);
+      if (now && !sameBounds(now.bounds, aimed.node.bounds)) throw new MovedWhileAiming(now);
+    }
+    return await core.locks.pixels(w.window, ctx.op, input, signal);
+  };
   let via: ActOutcome["via"] = "pixel";
   let found: string | undefined;
   let already: true | undefined;
@@ -96,8 +110,17 @@ async function runStep(
       node = await replayByCrop(engine, w, planned, step.id, err, signal);
       byCrop = true;
     }
+    const aimAt = (target: RawNode) => {
+      aimed = { id: step.id, node: target };
+      return engine.act(w.window, target, step.action, step.value, signal, gate);
+    };
+    // The element came to rest elsewhere before any input was sent: aim again, once.
     const actOn = (target: RawNode) =>
-      engine.act(w.window, target, step.action, step.value, signal, gate);
+      aimAt(target).catch((err) => {
+        if (!(err instanceof MovedWhileAiming)) throw err;
+        node = err.node;
+        return aimAt(node);
+      });
     try {
       ({ via, found, already } = await actOn(node));
     } catch (err) {
@@ -109,6 +132,7 @@ async function runStep(
       if (again === undefined || again.handle === node.handle) throw err;
       node = again;
       ({ via, found, already } = await actOn(node));
+      core.rebound++;
     }
     if (already) {
       return {
@@ -147,6 +171,7 @@ async function runStep(
     closed = true;
     return w;
   });
+  if (!closed) core.live.followMotion(watched, plannedBounds);
   const acted = actedOn;
   return {
     via,
@@ -210,6 +235,7 @@ export async function act(
     ...(out.found !== undefined ? { value: out.found } : {}),
     ...(out.already ? { already: true as const } : {}),
     ...(out.closed ? { closed: true as const } : {}),
+    ...(core.live.moving(out.watched) ? { moving: true as const } : {}),
     effect: changed ? "changed" : "none",
     settled: out.settled,
     settle_ms: out.settleMs,

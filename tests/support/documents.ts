@@ -71,6 +71,33 @@ a stone: <span>Opal</span> or <span>Jade</span> today.</p>
 <button>Far button</button>
 </body></html>`;
 
+/** The sliding panel page's title. */
+export const SLIDING_TITLE = "Sliding page";
+
+/**
+ * A button that slides a panel open over a second, the way jQuery UI's accordion
+ * does: shown at 1 px, then grown by a CSS transition no browser announces. Words below
+ * the panel, pushed down as it grows, take a click (a MiniWoB link) that writes "Tapped".
+ */
+export const SLIDING_PAGE = `<!doctype html><html><head><title>${SLIDING_TITLE}</title>
+<style>#panel { display: none; overflow: hidden; height: 1px; transition: height 1s linear; }
+</style><script>
+function slide() {
+  const p = document.getElementById("panel");
+  p.style.display = "block";
+  p.getBoundingClientRect(); // lay out the 1 px frame, so the height transitions from it
+  p.style.height = "160px";
+}
+</script></head><body>
+<h1>Sliding</h1>
+<p id="said">Not tapped</p>
+<button onclick="slide()">Show more</button>
+<div id="panel"><p>Revealed text</p><button>Inner button</button></div>
+<p>Then <span onclick="document.getElementById('said').textContent = 'Tapped'">tap here</span>
+to finish.</p>
+<p>Last paragraph</p>
+</body></html>`;
+
 export const LONG_TABLE_TITLE = "Long table";
 
 /** Rows of {@link LONG_TABLE_PAGE}. */
@@ -112,6 +139,10 @@ export const onFormPage = <T>(files: string[], open: (page: string) => Promise<T
 /** Starts `open` on a new copy of the widget page; its file is added to `files`. */
 export const onWidgetPage = <T>(files: string[], open: (page: string) => Promise<T>): Promise<T> =>
   onDocument(files, WIDGETS_PAGE, ".html", open);
+
+/** Starts `open` on a new copy of the sliding panel page; its file is added to `files`. */
+export const onSlidingPage = <T>(files: string[], open: (page: string) => Promise<T>): Promise<T> =>
+  onDocument(files, SLIDING_PAGE, ".html", open);
 
 /** Starts `open` on a new copy of the long table page; its file is added to `files`. */
 export const onLongTable = <T>(files: string[], open: (page: string) => Promise<T>): Promise<T> =>
