@@ -30,11 +30,11 @@ import { Following } from "./follow.ts";
 import { processAlive } from "../util/process.ts";
 import {
   type BoundsIndex,
+  boundsOf,
   motionDue,
-  moved,
+  movesSince,
   nextMotion,
   startMotion,
-  startsMoving,
 } from "./motion.ts";
 
 /** Live-map state as answers report it. */
@@ -197,13 +197,14 @@ export class LiveMap {
   }
 
   /**
-   * After an action: when elements of `w` (just read) moved since `before` (the bounds of
-   * the tree the action was planned on), or a new one is opening, the window is followed
-   * in motion (see `motion.ts`): it may be the first frame of an animation no notification
-   * will announce the rest of.
+   * After an action: when `w` (just read) shows, since `before` (the bounds of the tree
+   * the action was planned on), a container cut short of its content or elements moved
+   * with nothing resized, added or gone to explain it, the window is followed in motion
+   * (see `motion.ts`): it may be the first frame of an animation no notification will
+   * announce the rest of.
    */
   followMotion(w: Watched, before: BoundsIndex): void {
-    if (startsMoving(before, w.tree)) w.motion = startMotion(performance.now());
+    w.motion = startMotion(movesSince(before, w.tree), performance.now()) ?? w.motion;
   }
 
   /** Does the map of `w` match the app, as far as notifications and the probe tell? */
@@ -324,7 +325,11 @@ export class LiveMap {
       const muted = this.#following.mutedReason(target.app);
       if (muted !== undefined) read.degraded ??= muted;
       if (read.motion && before) {
-        read.motion = nextMotion(read.motion, moved(before, read.tree), performance.now());
+        read.motion = nextMotion(
+          read.motion,
+          movesSince(boundsOf(before), read.tree),
+          performance.now(),
+        );
       }
       return read;
     });

@@ -5,10 +5,11 @@
  * only every ~100 ms. A map read once after the action would keep the first frame's
  * geometry for as long as nothing else happens.
  *
- * So an action whose read shows elements moved leaves its window "in motion": its map is
- * fresh for {@link MOTION_READ_MS} after each read, then read again in full, until a read
- * at least {@link MOTION_STILL_MS} after the last move finds every element where it was,
- * or {@link MOTION_MAX_MS} have passed. Answers say `live.moving: true` meanwhile.
+ * So an action whose read shows a container cut short of its content, or elements moved
+ * with nothing resized, added or gone to explain it, leaves its window "in motion": its
+ * map is fresh for {@link MOTION_READ_MS} after each read, then read again in full, until
+ * a read at least {@link MOTION_STILL_MS} after the last move finds every element where it
+ * was, or {@link MOTION_MAX_MS} have passed. Answers say `live.moving: true` meanwhile.
  *
  * @module
  */
@@ -24,6 +25,13 @@ export const MOTION_READ_MS = 100;
  */
 export const MOTION_STILL_MS = 200;
 
+/**
+ * How long nothing must have moved to end motion that a change of content may explain (see
+ * {@link startMotion}): one read this much later tells a jump from a slide. Gecko reports
+ * bounds as they are at each call, and a CSS transition moves a few points in this time.
+ */
+export const MOTION_CONFIRM_MS = 60;
+
 /** How long after the action motion is followed at most (longer animations are left). */
 export const MOTION_MAX_MS = 2_000;
 
@@ -33,12 +41,28 @@ export interface Motion {
   lastMove: number;
   /** When following stops whatever the reads find. */
   until: number;
+  /**
+   * How long nothing must move for motion to end: {@link MOTION_STILL_MS} once it is sure to
+   * be an animation, {@link MOTION_CONFIRM_MS} while a change of content may explain it.
+   */
+  stillMs: number;
+}
+
+/** What a read shows changed in the layout since an earlier one. */
+export interface Moves {
+  /** A container that is new or changed is cut short of its content: a reflow under way. */
+  reflow: boolean;
+  /** An element that was there has other bounds. */
+  moved: boolean;
+  /** An element appeared or went, or one that was there changed size. */
+  reshaped: boolean;
 }
 
 /** A sliver is at most this thick (points): an animation's first frames. */
 const SLIVER = 2;
 
 const key = (n: RawNode) => `${n.bounds.x},${n.bounds.y},${n.bounds.w},${n.bounds.h}`;
+const size = (k: string) => k.split(",").slice(2).join(",");
 
 /** Each node's bounds by handle, as a tree has them now (patches change trees in place). */
 export type BoundsIndex = ReadonlyMap<string, string>;
@@ -54,58 +78,88 @@ export function boundsOf(tree: RawNode): BoundsIndex {
   return was;
 }
 
-/** True when a node present in both trees (same handle) has other bounds in `after`. */
-export function moved(before: RawNode, after: RawNode): boolean {
-  const was = boundsOf(before);
-  const differs = (n: RawNode): boolean => {
-    const then = was.get(n.handle);
-    return (then !== undefined && then !== key(n)) || n.children.some(differs);
-  };
-  return differs(after);
-}
-
 /**
- * A container a sliver thick whose children are larger: something opening (an accordion's
- * panel at 1 pt, its text at full height). Chromium may not have moved anything else yet.
+ * True when `n` is cut short of its content, as a panel is while its height is animated:
+ * a child reaches past its bottom or right edge by more than a sliver, or it is itself a
+ * sliver (Chromium shows an opening panel's first frame at 1–2 pt with its content not yet
+ * exposed). A separator is thin by nature.
  */
-function opening(n: RawNode): boolean {
-  const { w, h } = n.bounds;
-  if (w <= 0 || h <= 0 || (w > SLIVER && h > SLIVER)) return false;
+function cutShort(n: RawNode): boolean {
+  const { x, y, w, h } = n.bounds;
+  if (w <= 0 || h <= 0) return false;
+  if ((h <= SLIVER) !== (w <= SLIVER) && n.role !== "AXSplitter") return true;
   return n.children.some((c) =>
-    (h <= SLIVER && c.bounds.h > h + SLIVER) || (w <= SLIVER && c.bounds.w > w + SLIVER)
+    c.bounds.w > 0 && c.bounds.h > 0 &&
+    (c.bounds.y + c.bounds.h > y + h + SLIVER || c.bounds.x + c.bounds.w > x + w + SLIVER)
   );
 }
 
 /**
- * True when an action's read (`after`; `was` indexes the tree it planned on) shows the start of
- * a move: an element that was there has other bounds, or a new one is opening.
+ * What `after` shows changed since the tree `was` indexes. A container that clipped before
+ * and did not change is a scrolled list, not a reflow.
  */
-export function startsMoving(was: BoundsIndex, after: RawNode): boolean {
-  const starts = (n: RawNode): boolean => {
+export function movesSince(was: BoundsIndex, after: RawNode): Moves {
+  const moves: Moves = { reflow: false, moved: false, reshaped: false };
+  let kept = 0;
+  const visit = (n: RawNode) => {
     const then = was.get(n.handle);
-    if (then === undefined ? opening(n) : then !== key(n)) return true;
-    return n.children.some(starts);
+    if (then === undefined) moves.reshaped = true;
+    else kept++;
+    const changed = then !== undefined && then !== key(n);
+    if (changed) {
+      moves.moved = true;
+      if (size(then) !== size(key(n))) moves.reshaped = true;
+    }
+    if ((then === undefined || changed) && !moves.reflow && cutShort(n)) moves.reflow = true;
+    n.children.forEach(visit);
   };
-  return starts(after);
-}
-
-/** Motion that starts now, when an action's read found elements moved. */
-export function startMotion(now: number): Motion {
-  return { lastMove: now, until: now + MOTION_MAX_MS };
+  visit(after);
+  if (kept < was.size) moves.reshaped = true;
+  return moves;
 }
 
 /**
- * Motion after a read at `now` that found elements `didMove`; undefined once it ended: the
- * read came {@link MOTION_STILL_MS} after the last move and found nothing moved, or time
- * is up.
+ * Motion that starts at `now` when an action's read shows `moves` (see {@link movesSince}),
+ * or undefined when nothing moved. A container cut short of its content, or elements that
+ * moved with nothing to explain it, are an animation's first frame. Elements moved while
+ * content appeared, went or changed size may be either: most often the layout jumped to
+ * where it rests (a form grown around the text that appeared in it), but a panel may be
+ * sliding open with its content not yet exposed (Gecko). That motion is confirmed by one
+ * read {@link MOTION_CONFIRM_MS} later rather than waited out in full, so a jump holds
+ * pointer input back by one read, not by an animation's worth.
  */
-export function nextMotion(m: Motion, didMove: boolean, now: number): Motion | undefined {
+export function startMotion(moves: Moves, now: number): Motion | undefined {
+  if (!moves.reflow && !moves.moved) return undefined;
+  const sure = moves.reflow || !moves.reshaped;
+  return {
+    lastMove: now,
+    until: now + MOTION_MAX_MS,
+    stillMs: sure ? MOTION_STILL_MS : MOTION_CONFIRM_MS,
+  };
+}
+
+/**
+ * Motion after a read at `now` that found `moves`; undefined once it ended: the read came
+ * the motion's still span after the last move and found nothing moved, or time is up. A
+ * move seen again makes the motion sure.
+ */
+export function nextMotion(m: Motion, moves: Moves, now: number): Motion | undefined {
   if (now >= m.until) return undefined;
-  if (didMove) return { ...m, lastMove: now };
-  return now - m.lastMove >= MOTION_STILL_MS ? undefined : m;
+  if (moves.reflow || moves.moved) return { ...m, lastMove: now, stillMs: MOTION_STILL_MS };
+  return now - m.lastMove >= m.stillMs ? undefined : m;
+}
+
+/** How long after a read at `readAt` the map of a window in motion `m` is read again. */
+function readEvery(m: Motion): number {
+  return Math.min(MOTION_READ_MS, m.stillMs);
 }
 
 /** True when the map of a window in motion, read at `readAt`, is due to be read again. */
 export function motionDue(m: Motion | undefined, readAt: number, now: number): boolean {
-  return m !== undefined && now < m.until && now - readAt >= MOTION_READ_MS;
+  return m !== undefined && now < m.until && now - readAt >= readEvery(m);
+}
+
+/** How long from `now` until the map of a window in motion, read at `readAt`, is due. */
+export function motionWaitMs(m: Motion, readAt: number, now: number): number {
+  return Math.max(0, readAt + readEvery(m) - now);
 }

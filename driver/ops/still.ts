@@ -11,7 +11,7 @@
 import type { Bounds } from "../../protocol/element.ts";
 import type { RawNode } from "../../model/engine.ts";
 import type { Watched } from "../../live/windows.ts";
-import { MOTION_READ_MS } from "../../live/motion.ts";
+import { motionWaitMs } from "../../live/motion.ts";
 import type { DriverCore } from "../core.ts";
 
 /** The element came to rest elsewhere than the planned input aimed: act again on `node`. */
@@ -27,8 +27,9 @@ export class MovedWhileAiming extends Error {
 }
 
 /**
- * Reads `w` again as its motion asks until it is still, or `leftMs()` runs short of a
- * read interval (the request's deadline comes first: the input goes where things are).
+ * Reads `w` again as its motion asks until it is still, or `leftMs()` runs short of the
+ * wait for the next read (the request's deadline comes first: the input goes where things
+ * are).
  */
 export async function untilStill(
   core: DriverCore,
@@ -36,8 +37,10 @@ export async function untilStill(
   signal: AbortSignal,
   leftMs: () => number,
 ): Promise<Watched> {
-  while (core.live.moving(w) && leftMs() > MOTION_READ_MS && !signal.aborted) {
-    await new Promise((done) => setTimeout(done, MOTION_READ_MS));
+  while (w.motion && core.live.moving(w) && !signal.aborted) {
+    const wait = motionWaitMs(w.motion, w.readAt, performance.now());
+    if (leftMs() <= wait) break;
+    await new Promise((done) => setTimeout(done, wait));
     w = (await core.live.current(w, signal)).watched;
   }
   return w;
