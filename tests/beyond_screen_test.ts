@@ -9,7 +9,15 @@ import type { Element } from "../protocol/element.ts";
 import * as apps from "./support/apps.ts";
 import { requireDesktop } from "./support/apps.ts";
 import { withApp } from "./support/client.ts";
-import { LONG_TABLE_ROWS, LONG_TABLE_TITLE, onLongTable } from "./support/documents.ts";
+import {
+  LONG_TABLE_ROWS,
+  LONG_TABLE_TITLE,
+  onDocument,
+  onLongTable,
+  sheet,
+  sheetValue,
+} from "./support/documents.ts";
+import { costOf, quiet } from "./support/proc_cost.ts";
 import { oracleCell, oracleState } from "./support/oracle.ts";
 import type { DriverClient } from "../rpc/client.ts";
 
@@ -123,6 +131,49 @@ Deno.test("beyond the screen: Qt 5, a hidden menu item pressed, then a far row o
     assert.ok(seen.states.includes("showing"), `pyatspi: showing (${seen.states})`);
     const b = now.bounds;
     assert.deepEqual(seen.extents, [b.x, b.y, b.w, b.h], "the answered bounds are pyatspi's");
+  });
+});
+
+const SHEET_ROWS = 400;
+const FAR_ROW = 300;
+
+Deno.test(`beyond the screen: Calc, a value ${FAR_ROW} rows down its sheet found, then scrolled to after its object expired`, async () => {
+  const start = (files: string[]) =>
+    onDocument(
+      files,
+      sheet(SHEET_ROWS),
+      ".fods",
+      (doc) => apps.libreoffice(doc, "LibreOffice Calc"),
+    );
+  await withApp(start, async (client, app, window) => {
+    const text = sheetValue(FAR_ROW, 0);
+    const inMap = await client.call("find", { window, query: { text_contains: text } });
+    assert.equal(inMap.elements.length, 0, `"${text}" is not in the map: its row is not shown`);
+    await quiet(app.pid);
+    // The search asks the sheet's filled part cell by cell, never its billion children.
+    const { result: all, cpuMs, rssGrowthMb } = await costOf(
+      app.pid,
+      () => client.call("find", { window, query: { text_contains: text }, scope: "all" }),
+    );
+    const el = all.elements.find((e) => e.value === text);
+    assert.ok(el, `find scope all: "${text}" found (${JSON.stringify(all).slice(0, 300)})`);
+    assert.equal(el.name, `A${FAR_ROW + 1}`, "the cell is named by its address");
+    assert.equal(el.offscreen, true);
+    assert.ok(el.actions.includes("scroll_into_view"), `offers scroll_into_view: ${el.actions}`);
+    assert.ok(cpuMs < 3_000, `the search cost soffice ${cpuMs} ms of CPU`);
+    assert.ok(rssGrowthMb < 50, `soffice grew by ${rssGrowthMb.toFixed(1)} MB`);
+    // LibreOffice makes a new object per ask and the bridge keeps it 15 s: the found id
+    // must outlive that object.
+    await new Promise((r) => setTimeout(r, 17_000));
+    const now = await scrollTo(client, window, el, all.version);
+    const cell = await oracleCell(app.pid, FAR_ROW, 0);
+    assert.ok(cell, "pyatspi finds the sheet");
+    assert.equal(cell.name, el.name);
+    const [x, y, w, h] = cell.extents;
+    const [wx, wy, ww, wh] = cell.window;
+    assert.ok(y >= wy && y + h <= wy + wh && x >= wx && x + w <= wx + ww, "inside its window");
+    assert.deepEqual([x, y, w, h], [now.bounds.x, now.bounds.y, now.bounds.w, now.bounds.h]);
+    assert.equal(now.value, text);
   });
 });
 

@@ -44,6 +44,10 @@ export function filterOf(q: Query, maxResults: number): SearchFilter {
   };
 }
 
+/** What tells an element from the others of its window without its object. */
+const lookAlike = (e: Pick<Element, "role" | "name" | "bounds">): string =>
+  `${e.role}\0${e.name}\0${e.bounds.x},${e.bounds.y},${e.bounds.w},${e.bounds.h}`;
+
 /**
  * Searches beyond `w`'s map. `inMap` are the map's own matches, answered first. An engine
  * that cannot search (vision reads only what shows) answers those with `truncated`.
@@ -69,9 +73,12 @@ export async function findBeyond(
   const map = w.map;
   const out = inMap.slice(0, max);
   const seen = new Set(out.map((e) => e.id));
+  // LibreOffice and Qt hand out a new object for a cell asked for again: a match with the
+  // role, name and bounds of one of the map's elements is that element.
+  const shown = new Set(map.elements.map(lookAlike));
   for (const node of found.nodes) {
     if (out.length >= max) break;
-    if (map.idOf(node.handle) !== undefined) continue; // answered from the map above
+    if (map.idOf(node.handle) !== undefined || shown.has(lookAlike(node))) continue;
     const id = beyondId(node.handle);
     if (seen.has(id)) continue;
     seen.add(id);

@@ -32,7 +32,7 @@ import { performAction } from "./act.ts";
 import { listApps, type WindowEntry } from "./apps.ts";
 import { addParents, hasOwnedWindows } from "./parents.ts";
 import { connectA11yBus } from "./bus.ts";
-import { AtspiClient, type CallLimits, handleOf, NULL_PATH, refOf } from "./client.ts";
+import { AtspiClient, type CallLimits, handleOf, NULL_PATH } from "./client.ts";
 import { AtspiEvents, MUTE_MS } from "./events.ts";
 import { readSkeleton, skeletonByWalk, visibilityState } from "./skeleton.ts";
 import { STATE } from "./states.ts";
@@ -41,6 +41,7 @@ import { buildTree } from "./tree.ts";
 import { uncover, visiblePart } from "./uncover.ts";
 import { Known } from "./known.ts";
 import { searchTree } from "./search.ts";
+import { liveRef } from "./sheet.ts";
 import { ATSPI_OPS } from "./ops.ts";
 
 /** Engine settings. */
@@ -218,7 +219,7 @@ export class AtspiEngine implements Engine {
       requests,
       budget,
       async ({ handle, scope }, client, limits) => {
-        const ref = refOf(handle);
+        const ref = await liveRef(client, handle, limits);
         if (scope === "bounds") {
           // An animation posts bounds by the hundred: one call each, not a node read.
           const [x, y, w, h] = await client.extents(ref, limits);
@@ -251,7 +252,14 @@ export class AtspiEngine implements Engine {
       handles.map((handle) => ({ handle })),
       budget,
       async ({ handle }, client, limits) =>
-        Number(await client.prop(refOf(handle), "Accessible", "ChildCount", limits)),
+        Number(
+          await client.prop(
+            await liveRef(client, handle, limits),
+            "Accessible",
+            "ChildCount",
+            limits,
+          ),
+        ),
     );
   }
 
@@ -308,9 +316,9 @@ export class AtspiEngine implements Engine {
   ): Promise<ActOutcome> {
     const client = await this.#connect();
     const entry = await this.window(window, signal);
-    const ref = refOf(node.handle);
-    if (ref.path === NULL_PATH) throw new DriverError("element_not_found", "Element is gone");
     const limits = this.#limits(signal);
+    const ref = await liveRef(client, node.handle, limits);
+    if (ref.path === NULL_PATH) throw new DriverError("element_not_found", "Element is gone");
     // Pointer input goes to the element's visible part: the window cuts off what is
     // scrolled out of it.
     const [x, y, w, h] = await client.extents(entry.ref, limits);

@@ -137,8 +137,30 @@ const MIN_ROW_HEIGHT = 8;
 /** How far below the top the first cell is looked for: column headers sit above it. */
 const TOP_PROBES = [1, 16, 32, 64];
 
+/** A cell's row and column in its table, 0-based. */
+export interface CellPosition {
+  row: number;
+  column: number;
+}
+
+/** Where `cell` sits in `table`; undefined when the table does not place it. */
+export async function positionOf(
+  client: AtspiClient,
+  table: Ref,
+  cell: Ref,
+  limits: CallLimits,
+): Promise<CellPosition | undefined> {
+  const [index] = await client.call(cell, "Accessible", "GetIndexInParent", limits);
+  const [[row], [column]] = await Promise.all([
+    client.call(table, "Table", "GetRowAtIndex", limits, "i", [Number(index)]),
+    client.call(table, "Table", "GetColumnAtIndex", limits, "i", [Number(index)]),
+  ]);
+  if (Number(row) < 0 || Number(column) < 0) return undefined;
+  return { row: Number(row), column: Number(column) };
+}
+
 /** The first cell down the table's left edge, past its column headers. */
-async function firstCell(
+export async function firstCell(
   client: AtspiClient,
   ref: Ref,
   x: number,
@@ -205,7 +227,7 @@ const CLIP_LEVELS = 8;
  * The part of `ref`'s extents its ancestors show (a web table 40,000 points tall shows
  * only what the page's viewport does); undefined when nothing of it shows.
  */
-async function shownPart(
+export async function shownPart(
   client: AtspiClient,
   ref: Ref,
   limits: CallLimits,
@@ -240,13 +262,13 @@ function emptyRange(rows: number, columns: number): TableRange {
 }
 
 /** The row and column of the cell at screen point (x, y), when the table says. */
-async function cellAt(
+export async function cellAt(
   client: AtspiClient,
   table: Ref,
   x: number,
   y: number,
   limits: CallLimits,
-): Promise<{ row: number; column: number } | undefined> {
+): Promise<CellPosition | undefined> {
   try {
     const [hit] = await client.call(table, "Component", "GetAccessibleAtPoint", limits, "iiu", [
       Math.round(x),
@@ -254,14 +276,7 @@ async function cellAt(
       0,
     ]);
     const cell = refIn(hit, table.bus);
-    if (!cell) return undefined;
-    const [index] = await client.call(cell, "Accessible", "GetIndexInParent", limits);
-    const [[row], [column]] = await Promise.all([
-      client.call(table, "Table", "GetRowAtIndex", limits, "i", [Number(index)]),
-      client.call(table, "Table", "GetColumnAtIndex", limits, "i", [Number(index)]),
-    ]);
-    if (Number(row) < 0 || Number(column) < 0) return undefined;
-    return { row: Number(row), column: Number(column) };
+    return cell ? await positionOf(client, table, cell, limits) : undefined;
   } catch (err) {
     // A table without hit testing still has a range: the fallback one.
     return absent(err);

@@ -2,7 +2,9 @@
  * `scroll_into_view`: the element's own `Component.ScrollTo` (Gecko, Chromium, GTK 4),
  * else focusing it, which scrolls a GTK 3 tree view or a web page to it, else (Qt 5: no
  * ScrollTo, and a cell's focus does not scroll) turning the mouse wheel over its list
- * towards it (`via: "pixel"`); each way's effect is read back from the element's extents. An element that stays outside answers
+ * towards it (`via: "pixel"`), or for a spreadsheet's cell, which it clips to a point,
+ * over its table towards its row and column (scroll_table.ts). Each way's effect is read
+ * back from the element's extents. An element that stays outside answers
  * `found: "offscreen"`, never a claimed success.
  *
  * @module
@@ -13,6 +15,7 @@ import type { ActOutcome } from "../../model/engine.ts";
 import { type AtspiClient, type CallLimits, NULL_PATH, type Ref } from "./client.ts";
 import { alive, type Input } from "./named_action.ts";
 import { visiblePart } from "./uncover.ts";
+import { clipped, wheelToCell } from "./scroll_table.ts";
 
 /** ATSPI_SCROLL_ANYWHERE: the least scrolling that shows the element. */
 const SCROLL_ANYWHERE = 6;
@@ -89,6 +92,14 @@ export async function scrollIntoView(
   for (const [iface, member, signature, body] of ways) {
     if (!(await attempt(client, ref, limits, iface, member, signature, body))) continue;
     if (await cameIntoView(client, ref, window, limits)) return { via: "action" };
+  }
+  // A spreadsheet clips an unseen cell to a point: its row and column tell where it is.
+  if (clipped(await extentsIn(client, ref, limits))) {
+    if (
+      await wheelToCell(client, input, ref, limits) &&
+      await cameIntoView(client, ref, window, limits)
+    ) return { via: "pixel" };
+    return { via: "pixel", found: "offscreen" };
   }
   // Qt 5 has neither ScrollTo nor a focus that scrolls: turn the wheel over the parent.
   if (await wheelIntoView(client, input, ref, window, limits)) return { via: "pixel" };

@@ -5,8 +5,9 @@
  * only when asked). Like a read, it never asks for an unbounded list: a plain node's
  * children come by `GetChildren` only when it counts at most {@link MAX_CHILD_LIST}, a
  * manager's by index up to the search's node budget, and a manager counting more than
- * {@link MAX_MANAGED} (a spreadsheet's billion cells) is not searched at all: asking for
- * its cells would make the app build them.
+ * {@link MAX_MANAGED} is not searched through its children: asking for a spreadsheet's
+ * billion cells would make the app build them. A sheet is asked for its filled part cell
+ * by cell by address (sheet.ts); any other such list is not searched.
  *
  * Each node costs its role, states, name, interfaces and child count (role and interfaces
  * are remembered between reads); only a node whose role and name could match is read in
@@ -18,6 +19,7 @@ import type { RawNode, SearchBudget, SearchFilter, SearchResult } from "../../mo
 import { mapLimit } from "../../util/pool.ts";
 import { absent, type AtspiClient, type CallLimits, type Ref } from "./client.ts";
 import { childAt } from "./managed.ts";
+import { isSheet, scanSheet } from "./sheet.ts";
 import type { Known } from "./known.ts";
 import { axRole } from "./roles.ts";
 import type { SkeletonNode } from "./skeleton.ts";
@@ -56,16 +58,25 @@ export async function searchTree(
       visited++;
       const node = await factsOf(client, ref, limits, known, budget);
       if (node === undefined) return [];
-      await consider(client, node, limits, filter, known, shown, found).catch((err) => {
-        // The search's own time ran out mid-read: what was found stands.
-        if (!budget.stop.aborted || budget.signal.aborted) throw err;
-      });
+      const keep = (node: SkeletonNode, handle?: string) =>
+        consider(client, node, limits, filter, known, shown, found, handle).catch((err) => {
+          // The search's own time ran out mid-read: what was found stands.
+          if (!budget.stop.aborted || budget.signal.aborted) throw err;
+        });
+      await keep(node);
       const room = budget.maxNodes - queued;
-      if (node.childCount <= 0 || room <= 0) {
-        if (node.childCount > 0) complete = false;
+      // A negative count is a manager's that cannot say (too many to count).
+      if (node.childCount === 0 || room <= 0) {
+        if (node.childCount !== 0) complete = false;
         return [];
       }
-      if (isManager(node) && node.childCount > MAX_MANAGED) {
+      if (isManager(node) && (node.childCount > MAX_MANAGED || node.childCount < 0)) {
+        if (isSheet(node, MAX_MANAGED)) {
+          queued += await scanSheet(client, node, limits, known, room, done, (cell) => {
+            visited++;
+            return keep(cell.node, cell.handle);
+          });
+        }
         complete = false;
         return [];
       }
@@ -91,6 +102,7 @@ async function consider(
   known: Known,
   shown: number,
   found: RawNode[],
+  handle?: string,
 ): Promise<void> {
   const s = node.states;
   const role = axRole(node.role, {
@@ -109,7 +121,7 @@ async function consider(
   if (node.ifaces.has("Component") && !actions.includes("scroll_into_view")) {
     actions.push("scroll_into_view");
   }
-  found.push(tree.root);
+  found.push(handle === undefined ? tree.root : { ...tree.root, handle });
 }
 
 /** Role, states, name, interfaces and child count of `ref`; undefined when it is gone. */
