@@ -35,6 +35,11 @@ export class DriverCore {
    * a re-read and acted on: `hello.live.rebound`.
    */
   rebound = 0;
+  /**
+   * Pointer inputs of acts that waited for a moving window to come to rest before landing
+   * (keys never wait): `hello.live.rested`.
+   */
+  rested = 0;
   readonly #loaded: LoadedEngine[];
 
   /** Wires the shared parts. */

@@ -146,7 +146,11 @@ export interface Capture {
 /** Screen-wide input, in screen points. */
 export type PixelInput =
   | { kind: "click"; x: number; y: number; button: "left" | "right" | "middle"; count: number }
-  | { kind: "move"; x: number; y: number }
+  /**
+   * `keyboard`: the pointer only gives the window under it the keyboard (with no window
+   * manager, X sends keys there), so it need not land on the element.
+   */
+  | { kind: "move"; x: number; y: number; keyboard?: true }
   | { kind: "drag"; from: { x: number; y: number }; to: { x: number; y: number } }
   | { kind: "scroll"; x?: number; y?: number; dx: number; dy: number }
   | { kind: "type"; text: string }
@@ -204,9 +208,16 @@ export interface EngineEvent {
  * Runs input that lands by screen position (a click standing in for an action, keys typed
  * into the focused window) while no other input anywhere runs: the driver's exclusive
  * pixel lock. An engine wraps such input in the gate `act` is given; without one it runs
- * the input as it is.
+ * the input as it is. `aims` (default true) says the input lands at the element's point
+ * (a click, not keys): it then waits for the element to rest.
  */
-export type InputGate = <T>(input: () => Promise<T>) => Promise<T>;
+export type InputGate = <T>(input: () => Promise<T>, aims?: boolean) => Promise<T>;
+
+/** Does `input` land at a point that must be the element's (not keys, nor a move for them)? */
+export function aimsAtPoint(input: PixelInput): boolean {
+  return input.kind === "click" || input.kind === "drag" || input.kind === "scroll" ||
+    (input.kind === "move" && input.keyboard !== true);
+}
 
 /** Runs `input` with no gate. */
 export function ungated<T>(input: () => Promise<T>): Promise<T> {

@@ -48,6 +48,8 @@ export const HelloResult = z.strictObject({
     events: z.number().int().optional(),
     /** Acts whose element the app had replaced behind its id, found again and acted on. */
     rebound: z.number().int().optional(),
+    /** Pointer inputs of acts that waited for their element's window to come to rest. */
+    rested: z.number().int().optional(),
   }),
   router: z.record(z.string(), z.unknown()).optional(),
   ...Common,

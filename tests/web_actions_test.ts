@@ -247,6 +247,36 @@ for (const b of BROWSERS) {
     );
   });
 
+  Deno.test(`${b.name}: text is typed into a field a sliding panel pushes down without waiting for rest`, async () => {
+    await withBrowser(
+      b,
+      async (app, client, window) => {
+        let { els, version } = await current(client, window);
+        const show = byName(els, "AXButton", "Show more");
+        const opened = await client.call("act", { window, id: show.id, action: "press", version });
+        assert.equal(opened.moving, true);
+        ({ els, version } = await current(client, window));
+        const note = byName(els, "AXTextField", "Note");
+        // Keys go to the focused field wherever it is: only pointer input waits for rest.
+        const rested = async () => (await client.call("hello", {})).live.rested;
+        const before = await rested();
+        const set = await client.call("act", {
+          window,
+          id: note.id,
+          action: "set_value",
+          value: "moving on",
+          version,
+        });
+        assert.equal(set.ok, true, `set_value: ${set.value}`);
+        assert.equal(set.moving, true, "answered while the page still moves");
+        assert.equal(await rested(), before, "the keys did not wait for the page to rest");
+        assert.equal(await eventually(() => entryText(app.pid, "Note"), "moving on"), "moving on");
+      },
+      onSlidingPage,
+      SLIDING_TITLE,
+    );
+  });
+
   Deno.test(`${b.name}: words a sliding panel pushes down are clicked where they come to rest`, async () => {
     await withBrowser(
       b,

@@ -86,8 +86,9 @@ async function runStep(
   let aimed: { id: string; node: RawNode } | undefined;
   // Input that lands by screen position runs alone, whichever windows others own, and
   // only once the element it aims at is at rest.
-  const gate: InputGate = async (input) => {
-    if (aimed && core.live.moving(w)) {
+  const gate: InputGate = async (input, aims = true) => {
+    if (aims && aimed && core.live.moving(w)) {
+      core.rested++;
       w = await untilStill(core, w, signal, () => timeLeft(ctx));
       // By its object first: ids of look-alike siblings carry their place, which moved.
       const now = w.map.handle(w.map.idOf(aimed.node.handle) ?? aimed.id);

@@ -31,6 +31,7 @@ export async function hello(core: DriverCore): Promise<HandlerResultOf<"hello">>
       limit: core.config.watch_limit,
       events: core.live.events.total,
       rebound: core.rebound,
+      rested: core.rested,
       ...(available?.engine ? available.engine.stats() : {}),
     },
     router: { ...core.router.summary() },

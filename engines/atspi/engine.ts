@@ -9,6 +9,7 @@ import type { ActionName } from "../../protocol/element.ts";
 import { DriverError } from "../../protocol/errors.ts";
 import {
   type ActOutcome,
+  aimsAtPoint,
   type AppInfo,
   type Availability,
   type Capture,
@@ -331,7 +332,7 @@ export class AtspiEngine implements Engine {
         gate(async () => {
           uncover(this.#display(), input, entry.pid);
           await this.input(input, signal);
-        }),
+        }, aimsAtPoint(input)),
       ref,
       visible,
       { x, y, w, h },

@@ -179,7 +179,13 @@ export async function enterText(
   // window manager, X sends keys to the window under the pointer), then the keys.
   await client.call(ref, "Component", "GrabFocus", limits);
   const b = node.bounds;
-  await input({ kind: "move", x: Math.round(b.x + b.w / 2), y: Math.round(b.y + b.h / 2) });
+  // Only the window under the pointer matters: a layout still moving need not rest first.
+  await input({
+    kind: "move",
+    x: Math.round(b.x + b.w / 2),
+    y: Math.round(b.y + b.h / 2),
+    keyboard: true,
+  });
   const now = await textOf(client, ref, limits);
   if (entry.kind === "set") {
     await input({ kind: "key", keys: "ctrl+a" });

@@ -95,6 +95,7 @@ function slide() {
 <div id="panel"><p>Revealed text</p><button>Inner button</button></div>
 <p>Then <span onclick="document.getElementById('said').textContent = 'Tapped'">tap here</span>
 to finish.</p>
+<p><input aria-label="Note"></p>
 <p>Last paragraph</p>
 </body></html>`;
 
