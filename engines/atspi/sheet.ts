@@ -22,6 +22,12 @@ import { readFacts } from "./walk.ts";
 export const BLANK_RUN = 32;
 /** Empty columns in a row that end the sheet's filled part. */
 export const BLANK_COLUMNS = 3;
+/**
+ * Cells one search asks a sheet about at most: LibreOffice builds each (about 10 kB of
+ * its memory while the bridge keeps it), and a read must not cost an app more than a
+ * screen reader would.
+ */
+export const MAX_SHEET_CELLS = 2_500;
 /** Cells asked about at once. */
 const BATCH = 16;
 
@@ -73,7 +79,8 @@ export interface SheetCell {
 
 /**
  * Scans the filled part of `sheet`, handing each cell to `visit`, until `room` cells were
- * asked about or `stopped()`. Answers how many were asked.
+ * asked about (at most {@link MAX_SHEET_CELLS}) or `stopped()`. Answers how many were
+ * asked.
  */
 export async function scanSheet(
   client: AtspiClient,
@@ -88,14 +95,15 @@ export async function scanSheet(
     client.prop(sheet.ref, "Table", "NRows", limits).then(Number),
     client.prop(sheet.ref, "Table", "NColumns", limits).then(Number),
   ]);
+  const most = Math.min(room, MAX_SHEET_CELLS);
   let asked = 0;
   let emptyColumns = 0;
   for (let c = 0; c < columns && emptyColumns < BLANK_COLUMNS; c++) {
     let blank = 0;
     let filled = false;
     for (let r = 0; r < rows && blank < BLANK_RUN; r += BATCH) {
-      if (asked >= room || stopped()) return asked;
-      const n = Math.min(BATCH, rows - r, room - asked);
+      if (asked >= most || stopped()) return asked;
+      const n = Math.min(BATCH, rows - r, most - asked);
       asked += n;
       const cells = await Promise.all(
         Array.from({ length: n }, (_, k) => readCell(client, sheet.ref, r + k, c, limits, known)),

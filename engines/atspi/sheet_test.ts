@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import type { AtspiClient, Ref } from "./client.ts";
 import { Known } from "./known.ts";
-import { BLANK_COLUMNS, BLANK_RUN, cellHandle, liveRef, scanSheet } from "./sheet.ts";
+import {
+  BLANK_COLUMNS,
+  BLANK_RUN,
+  cellHandle,
+  liveRef,
+  MAX_SHEET_CELLS,
+  scanSheet,
+} from "./sheet.ts";
 import type { SkeletonNode } from "./skeleton.ts";
 import { StateSet } from "./states.ts";
 
@@ -86,13 +93,26 @@ Deno.test("a sheet is scanned over its filled part only: each column to a blank 
   assert.ok(!seen.includes(`A${100 + BLANK_RUN + 2}`));
 });
 
-Deno.test("a sheet scan stops at its room", async () => {
+Deno.test("a sheet scan stops at its room, and never asks more than its own cap", async () => {
   const { client, asked } = fakeSheet(() => "x");
   const n = await scanSheet(client, sheetNode, LIMITS, new Known(), 100, () => false, () => {
     return Promise.resolve();
   });
   assert.equal(n, 100);
   assert.equal(asked.length, 100);
+  const big = fakeSheet(() => "x");
+  const all = await scanSheet(
+    big.client,
+    sheetNode,
+    LIMITS,
+    new Known(),
+    30_000,
+    () => false,
+    () => {
+      return Promise.resolve();
+    },
+  );
+  assert.equal(all, MAX_SHEET_CELLS);
 });
 
 Deno.test("a cell's handle names its address: the sheet is asked for the cell again each time", async () => {
