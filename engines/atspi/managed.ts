@@ -84,11 +84,8 @@ async function tableCells(
   if (rows <= 0 || columns <= 0 || shown === undefined) {
     return { children: [], table: emptyRange(rows, columns) };
   }
-  const { x, y, w, h } = shown;
-  const [first, last] = await Promise.all([
-    firstCell(client, ref, x, y, h, limits),
-    cellAt(client, ref, x + w - 2, y + h - 2, limits),
-  ]);
+  const { h } = shown;
+  const [first, last] = await cornerCells(client, ref, shown, limits);
   // Without a first cell, the last one tells where the view is (a list scrolled to its end).
   const top = first?.row ?? Math.max(0, (last?.row ?? 0) - FALLBACK_ROWS + 1);
   const left = first?.column ?? 0;
@@ -103,11 +100,7 @@ async function tableCells(
   const cells: Promise<Ref | undefined>[] = [];
   for (let r = top; r < top + keptRows; r++) {
     for (let c = left; c <= right && cells.length < room; c++) {
-      cells.push(
-        client.call(ref, "Table", "GetAccessibleAt", limits, "ii", [r, c]).then(([cell]) =>
-          refIn(cell, ref.bus)
-        ),
-      );
+      cells.push(cellRefAt(client, ref, r, c, limits));
     }
   }
   const seen = new Set<string>();
@@ -137,6 +130,35 @@ const MIN_ROW_HEIGHT = 8;
 /** How far below the top the first cell is looked for: column headers sit above it. */
 const TOP_PROBES = [1, 16, 32, 64];
 
+/** The cell at (`row`, `column`) of `table`; undefined for none or another app's. */
+export async function cellRefAt(
+  client: AtspiClient,
+  table: Ref,
+  row: number,
+  column: number,
+  limits: CallLimits,
+): Promise<Ref | undefined> {
+  const [cell] = await client.call(table, "Table", "GetAccessibleAt", limits, "ii", [row, column]);
+  return refIn(cell, table.bus);
+}
+
+/**
+ * Where the view of `table` starts and ends: the first cell down its left edge (past
+ * column headers) and the cell at the bottom-right corner of `shown`, its shown part.
+ */
+export async function cornerCells(
+  client: AtspiClient,
+  table: Ref,
+  shown: Bounds,
+  limits: CallLimits,
+): Promise<[CellPosition | undefined, CellPosition | undefined]> {
+  const { x, y, w, h } = shown;
+  return await Promise.all([
+    firstCell(client, table, x, y, h, limits),
+    cellAt(client, table, x + w - 2, y + h - 2, limits),
+  ]);
+}
+
 /** A cell's row and column in its table, 0-based. */
 export interface CellPosition {
   row: number;
@@ -160,7 +182,7 @@ export async function positionOf(
 }
 
 /** The first cell down the table's left edge, past its column headers. */
-export async function firstCell(
+async function firstCell(
   client: AtspiClient,
   ref: Ref,
   x: number,
@@ -262,7 +284,7 @@ function emptyRange(rows: number, columns: number): TableRange {
 }
 
 /** The row and column of the cell at screen point (x, y), when the table says. */
-export async function cellAt(
+async function cellAt(
   client: AtspiClient,
   table: Ref,
   x: number,

@@ -10,7 +10,7 @@
  */
 import type { Bounds } from "../../protocol/element.ts";
 import { type AtspiClient, type CallLimits, NULL_PATH, type Ref } from "./client.ts";
-import { cellAt, type CellPosition, firstCell, positionOf, shownPart } from "./managed.ts";
+import { type CellPosition, cornerCells, positionOf, shownPart } from "./managed.ts";
 import type { Input } from "./named_action.ts";
 
 /** Wheel turns tried at most. */
@@ -39,11 +39,7 @@ async function viewOf(
 ): Promise<View | undefined> {
   const shown = await shownPart(client, table, limits);
   if (shown === undefined) return undefined;
-  const { x, y, w, h } = shown;
-  const [first, last] = await Promise.all([
-    firstCell(client, table, x, y, h, limits),
-    cellAt(client, table, x + w - 2, y + h - 2, limits),
-  ]);
+  const [first, last] = await cornerCells(client, table, shown, limits);
   if (first === undefined || last === undefined) return undefined;
   // The cell at the far corner may show only in part: the one before it is whole.
   return {
@@ -51,7 +47,7 @@ async function viewOf(
     left: first.column,
     bottom: Math.max(first.row, last.row - 1),
     right: Math.max(first.column, last.column - 1),
-    at: { x: Math.round(x + w / 2), y: Math.round(y + h / 2) },
+    at: { x: Math.round(shown.x + shown.w / 2), y: Math.round(shown.y + shown.h / 2) },
   };
 }
 

@@ -16,6 +16,7 @@
 import { absent, type AtspiClient, type CallLimits, NULL_PATH, type Ref, refOf } from "./client.ts";
 import type { Known } from "./known.ts";
 import type { SkeletonNode } from "./skeleton.ts";
+import { cellRefAt } from "./managed.ts";
 import { readFacts } from "./walk.ts";
 
 /** Empty cells in a row that end a column's filled part. */
@@ -43,7 +44,7 @@ export function cellHandle(table: Ref, row: number, column: number): string {
 
 /**
  * The object behind `handle` now: for a cell named by its address, the one the table
- * answers for that address (`element_not_found` when it answers none).
+ * answers for that address (the null reference when it answers none).
  */
 export async function liveRef(
   client: AtspiClient,
@@ -54,21 +55,8 @@ export async function liveRef(
   const at = /^(.*)@(\d+),(\d+)$/.exec(ref.path);
   if (at === null) return ref;
   const table = { bus: ref.bus, path: at[1]! };
-  const cell = await cellAt(client, table, Number(at[2]), Number(at[3]), limits);
+  const cell = await cellRefAt(client, table, Number(at[2]), Number(at[3]), limits);
   return cell ?? { bus: ref.bus, path: NULL_PATH };
-}
-
-async function cellAt(
-  client: AtspiClient,
-  table: Ref,
-  row: number,
-  column: number,
-  limits: CallLimits,
-): Promise<Ref | undefined> {
-  const [value] = await client.call(table, "Table", "GetAccessibleAt", limits, "ii", [row, column]);
-  const [bus, path] = value as [string, string];
-  if (path === NULL_PATH || (bus !== table.bus && bus !== "")) return undefined;
-  return { bus: table.bus, path };
 }
 
 /** One cell the scan read: its facts and its address-based handle. */
@@ -132,7 +120,7 @@ async function readCell(
   known: Known,
 ): Promise<(SheetCell & { length: number }) | undefined> {
   try {
-    const ref = await cellAt(client, table, row, column, limits);
+    const ref = await cellRefAt(client, table, row, column, limits);
     if (ref === undefined) return undefined;
     const node = await readFacts(client, ref, limits, known);
     const length = node.ifaces.has("Text")
