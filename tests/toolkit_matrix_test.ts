@@ -18,7 +18,7 @@ import {
   sheetValue,
   textDocument,
 } from "./support/documents.ts";
-import { oracleNodes, oracleShown } from "./support/oracle.ts";
+import { oracleNodes, oracleShown, oracleState } from "./support/oracle.ts";
 import { parity } from "./support/parity.ts";
 import { costOf, quiet } from "./support/proc_cost.ts";
 import type { DriverClient } from "../rpc/client.ts";
@@ -36,7 +36,7 @@ interface MatrixApp {
   /** GTK 4 marks its widgets VISIBLE, never SHOWING. */
   state?: "visible";
   /** Checks of the family's own content. */
-  check?(elements: Element[], client: DriverClient, window: string): Promise<void>;
+  check?(elements: Element[], client: DriverClient, window: string, pid: number): Promise<void>;
 }
 
 const WRITER_LINES = ["First paragraph of the letter.", "Second paragraph, with the total."];
@@ -101,6 +101,48 @@ const MATRIX: MatrixApp[] = [
       onFormPage(files, (page) => apps.chromium(page, FORM_TITLE, "Last paragraph", true)),
     title: FORM_TITLE,
     check: pageMessageFindable,
+  },
+  {
+    family: "Java",
+    label: "jconsole (Swing)",
+    start: () => apps.jconsole(),
+    title: "Java Monitoring",
+    async check(els, client, window, pid) {
+      const named = (role: string, name: string) => {
+        const e = els.find((e) => e.role === role && e.name === name);
+        assert.ok(e, `the dialog's ${role} "${name}"`);
+        return e;
+      };
+      named("AXButton", "Connect");
+      // Text entry and a radio button, each effect read back by pyatspi.
+      const field = named("AXTextField", "Remote Process");
+      const version = (await client.call("read_ui", { window })).version;
+      const set = await client.call("act", {
+        window,
+        version,
+        id: field.id,
+        action: "set_value",
+        value: "localhost:9010",
+      });
+      assert.equal(set.ok, true, `set_value: ${set.value}`);
+      const texts = await oracleNodes(pid);
+      const typed = texts.find((n) => n.role === "text" && n.name === "Remote Process");
+      assert.equal(typed?.text, "localhost:9010", "pyatspi reads the typed address");
+      const now = await client.call("read_ui", { window });
+      const radio = now.elements!.find((e) =>
+        e.role === "AXRadioButton" && e.name === "Remote Process:"
+      );
+      assert.ok(radio, "the Remote Process radio button");
+      const checked = await client.call("act", {
+        window,
+        version: now.version,
+        id: radio.id,
+        action: "check",
+      });
+      assert.equal(checked.ok, true, `check: ${checked.value}`);
+      const seen = await oracleState(pid, "radio button", "Remote Process:");
+      assert.ok(seen?.states.includes("checked"), `pyatspi: checked (${seen?.states})`);
+    },
   },
   {
     family: "LibreOffice",
@@ -196,7 +238,7 @@ for (const m of MATRIX) {
       );
       assert.ok(cpuMs < 1_000, `the read cost the app ${cpuMs} ms of CPU`);
       assert.ok(rssGrowthMb < 50, `the app grew by ${rssGrowthMb.toFixed(1)} MB`);
-      await m.check?.(els, s.client, r.window);
+      await m.check?.(els, s.client, r.window, app.pid);
     } finally {
       await s.close();
       await app.stop();

@@ -9,6 +9,10 @@
 set -euo pipefail
 
 STATE="${ALLTERNIT_SESSION_DIR:-/tmp/allternit-desktop}"
+# Debian's ATK wrapper for Java (libatk-wrapper-java): the jar that bridges Swing to ATK.
+JAVA_ATK_JAR=/usr/share/java/java-atk-wrapper.jar
+JAVA_ATK_OPTIONS="-Djavax.accessibility.assistive_technologies=org.GNOME.Accessibility.AtkWrapper \
+-Xbootclasspath/a:$JAVA_ATK_JAR -Djava.library.path=/usr/lib/x86_64-linux-gnu/jni"
 
 die() { echo "desktop-session: $*" >&2; exit 1; }
 
@@ -92,6 +96,9 @@ start() {
   export XDG_RUNTIME_DIR="$STATE/runtime"; mkdir -p "$XDG_RUNTIME_DIR"; chmod 700 "$XDG_RUNTIME_DIR"
   export GTK_MODULES=gail:atk-bridge ACCESSIBILITY_ENABLED=1 GNOME_ACCESSIBILITY=1 QT_ACCESSIBILITY=1
   export QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 SAL_USE_VCLPLUGIN=gtk3
+  # Java publishes its Swing tree only through the ATK wrapper, which Debian's OpenJDK does
+  # not load by default; without the wrapper's jar, naming it would stop every Java GUI.
+  if [ -f "$JAVA_ATK_JAR" ]; then export JAVA_TOOL_OPTIONS="$JAVA_ATK_OPTIONS"; fi
   export GDK_BACKEND=x11 NO_AT_BRIDGE=0 GSETTINGS_BACKEND=memory
   unset NO_AT_BRIDGE
 
@@ -115,6 +122,7 @@ export DBUS_SESSION_BUS_ADDRESS='$DBUS_SESSION_BUS_ADDRESS'
 export XDG_RUNTIME_DIR='$XDG_RUNTIME_DIR'
 export GTK_MODULES='$GTK_MODULES' ACCESSIBILITY_ENABLED=1 GNOME_ACCESSIBILITY=1 QT_ACCESSIBILITY=1
 export QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 SAL_USE_VCLPLUGIN=gtk3
+${JAVA_TOOL_OPTIONS:+export JAVA_TOOL_OPTIONS='$JAVA_TOOL_OPTIONS'}
 export GDK_BACKEND=x11 GSETTINGS_BACKEND=memory
 unset NO_AT_BRIDGE
 ENV

@@ -351,6 +351,13 @@ export const featherpad = (): Promise<App> => startApp("featherpad", [], "Untitl
 /** SpeedCrunch (Qt 5), a calculator. */
 export const speedcrunch = (): Promise<App> => startApp("speedcrunch", [], "SpeedCrunch");
 
+/**
+ * jconsole (Java Swing, Debian's OpenJDK 17), showing its New Connection dialog. Its tree
+ * is on the bus through the ATK wrapper the session loads (`JAVA_TOOL_OPTIONS`).
+ */
+export const jconsole = (): Promise<App> =>
+  startApp("/usr/lib/jvm/java-17-openjdk-amd64/bin/jconsole", [], "Java Monitoring");
+
 /** Thunar (GTK 3), the file manager, on `dir`. */
 export const thunar = (dir: string): Promise<App> => startApp("thunar", [dir], "Thunar");
 
