@@ -42,6 +42,18 @@ interface MatrixApp {
 const WRITER_LINES = ["First paragraph of the letter.", "Second paragraph, with the total."];
 const SLIDES = [["Quarterly review", "Sales revenue up 12 %"], ["Next steps"]];
 
+/** The screen rectangle of process `pid`'s window titled `title`, as xdotool reads it. */
+async function xGeometry(pid: number, title: string) {
+  const run = async (args: string[]) =>
+    new TextDecoder().decode((await new Deno.Command("xdotool", { args }).output()).stdout);
+  const [xid] = (await run(["search", "--all", "--pid", String(pid), "--name", title])).split(
+    "\n",
+  );
+  const geo = await run(["getwindowgeometry", "--shell", xid!]);
+  const v = (k: string) => Number(new RegExp(`^${k}=(-?\\d+)`, "m").exec(geo)?.[1]);
+  return { x: v("X"), y: v("Y"), w: v("WIDTH"), h: v("HEIGHT") };
+}
+
 /** The page's message is in the map, and `find` finds it by its text. */
 async function pageMessageFindable(els: Element[], client: DriverClient, window: string) {
   assert.ok(
@@ -114,6 +126,12 @@ const MATRIX: MatrixApp[] = [
         return e;
       };
       named("AXButton", "Connect");
+      // The ATK wrapper gives its frame no extents: the window's bounds are X's, as xdotool
+      // reads them, and the window can be captured.
+      const frame = els.find((e) => e.role === "AXWindow");
+      assert.deepEqual(frame?.bounds, await xGeometry(pid, "Java Monitoring"));
+      const shot = await client.call("screenshot", { window });
+      assert.deepEqual([shot.width, shot.height], [frame!.bounds.w, frame!.bounds.h]);
       // Text entry and a radio button, each effect read back by pyatspi.
       const field = named("AXTextField", "Remote Process");
       const version = (await client.call("read_ui", { window })).version;

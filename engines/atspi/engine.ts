@@ -5,7 +5,7 @@
  * @module
  */
 import type { DBusConnection } from "../../platform/dbus/mod.ts";
-import type { ActionName } from "../../protocol/element.ts";
+import type { ActionName, Bounds } from "../../protocol/element.ts";
 import { DriverError } from "../../protocol/errors.ts";
 import {
   type ActOutcome,
@@ -43,6 +43,7 @@ import { uncover, visiblePart } from "./uncover.ts";
 import { Known } from "./known.ts";
 import { searchTree } from "./search.ts";
 import { liveRef } from "./sheet.ts";
+import { unknownBounds, windowBoundsOr } from "./x_bounds.ts";
 import { ATSPI_OPS } from "./ops.ts";
 
 /** Engine settings. */
@@ -137,7 +138,12 @@ export class AtspiEngine implements Engine {
       { timeoutMs: Math.min(this.#timeoutMs, 1_000), signal },
       this.#windows,
     );
-    for (const app of apps) client.prepare(app.app);
+    for (const app of apps) {
+      client.prepare(app.app);
+      for (const w of app.windows) {
+        w.bounds = windowBoundsOr(w.bounds, () => this.#display(), app.pid, w.title);
+      }
+    }
     // Owners come from X, asked only when some window can have one.
     if (hasOwnedWindows(apps)) {
       try {
@@ -181,7 +187,7 @@ export class AtspiEngine implements Engine {
     const started = performance.now();
     this.#walks++;
     const client = await this.#connect();
-    const { ref } = await this.window(window, budget.signal);
+    const { ref, pid } = await this.window(window, budget.signal);
     const limits = { timeoutMs: budget.callTimeoutMs ?? this.#timeoutMs, signal: budget.signal };
     const skeleton = await readSkeleton(
       client,
@@ -205,7 +211,18 @@ export class AtspiEngine implements Engine {
       this.#windows.delete(window);
       throw new DriverError("window_not_found", `Window "${window}" is gone`, { version: 0 });
     }
-    return { ...tree, ms: performance.now() - started };
+    const { root } = tree;
+    const bounds = windowBoundsOr(root.bounds, () => this.#display(), pid, root.name);
+    return { ...tree, root: { ...root, bounds }, ms: performance.now() - started };
+  }
+
+  /** The screen rectangle of window `entry`, from X when the toolkit gives none (Java). */
+  async #boundsOf(client: AtspiClient, entry: WindowEntry, limits: CallLimits): Promise<Bounds> {
+    const [x, y, w, h] = await client.extents(entry.ref, limits);
+    const b = { x, y, w, h };
+    if (!unknownBounds(b)) return b;
+    const title = String(await client.prop(entry.ref, "Accessible", "Name", limits) ?? "");
+    return windowBoundsOr(b, () => this.#display(), entry.pid, title);
   }
 
   async readNodes(
@@ -322,8 +339,8 @@ export class AtspiEngine implements Engine {
     if (ref.path === NULL_PATH) throw new DriverError("element_not_found", "Element is gone");
     // Pointer input goes to the element's visible part: the window cuts off what is
     // scrolled out of it.
-    const [x, y, w, h] = await client.extents(entry.ref, limits);
-    const visible = { ...node, bounds: visiblePart(node.bounds, { x, y, w, h }) };
+    const frame = await this.#boundsOf(client, entry, limits);
+    const visible = { ...node, bounds: visiblePart(node.bounds, frame) };
     return await performAction(
       client,
       // Pointer input lands by screen position: under the gate, and only where the
@@ -335,7 +352,7 @@ export class AtspiEngine implements Engine {
         }, aimsAtPoint(input)),
       ref,
       visible,
-      { x, y, w, h },
+      frame,
       action,
       value,
       limits,
@@ -351,9 +368,8 @@ export class AtspiEngine implements Engine {
     const display = this.#display();
     if (window === undefined) return captureScreen(display);
     const client = await this.#connect();
-    const { ref } = await this.window(window, signal);
-    const [x, y, w, h] = await client.extents(ref, this.#limits(signal));
-    return captureScreen(display, { x, y, w, h });
+    const entry = await this.window(window, signal);
+    return captureScreen(display, await this.#boundsOf(client, entry, this.#limits(signal)));
   }
 
   async subscribe(listener: (event: EngineEvent) => void): Promise<() => Promise<void>> {
