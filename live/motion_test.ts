@@ -64,6 +64,20 @@ Deno.test("startMotion(): a panel halfway open over its text starts motion", () 
   assert.equal(starts(accordion(undefined), half), true);
 });
 
+Deno.test("movesSince(): content a few points past its container's edge is no reflow", () => {
+  // jQuery UI's tab: its link reaches 4 pt past the tab, at rest.
+  const tab = (x: number, w: number) => ({
+    ...n("tab", 25, 210, [{
+      ...n("link", 23, 211),
+      bounds: { x: x + 1, y: 211, w: w + 3, h: 23 },
+    }]),
+    bounds: { x, y: 210, w, h: 25 },
+  });
+  const strip = (tabs: RawNode[]) => n("strip", 30, 205, tabs);
+  const moves = movesSince(was(strip([tab(60, 42)])), strip([tab(16, 42), tab(60, 42)]));
+  assert.equal(moves.reflow, false, "a tab's overflow is its layout, not a frame of motion");
+});
+
 Deno.test("startMotion(): a new sliver with its content not yet shown starts motion", () => {
   const before = accordion(undefined);
   const sliver = n("area", 100, 0, [n("header1", 18), n("panel", 2, 18), n("header2", 18, 21)]);
