@@ -9,10 +9,19 @@ import type { Element } from "../protocol/element.ts";
 import * as apps from "./support/apps.ts";
 import { type App, requireDesktop } from "./support/apps.ts";
 import { centre, session } from "./support/client.ts";
-import { FORM_TITLE, onFormPage, onSlidingPage, SLIDING_TITLE } from "./support/documents.ts";
+import {
+  FORM_TITLE,
+  onFormPage,
+  onReplacingPage,
+  onSlidingPage,
+  REPLACING_TITLE,
+  SLIDING_TITLE,
+} from "./support/documents.ts";
 import { oracleNodes, oracleState } from "./support/oracle.ts";
 import type { DriverClient } from "../rpc/client.ts";
 import { DriverError } from "../protocol/errors.ts";
+import { AtspiEngine } from "../engines/atspi/engine.ts";
+import type { RawNode } from "../model/engine.ts";
 
 requireDesktop();
 
@@ -275,6 +284,74 @@ for (const b of BROWSERS) {
       onSlidingPage,
       SLIDING_TITLE,
     );
+  });
+
+  Deno.test(`${b.name}: a field the page replaces under set_value is found again and filled`, async () => {
+    await withBrowser(
+      b,
+      async (app, client, window) => {
+        const { els, version } = await current(client, window);
+        const note = byName(els, "AXTextField", "Note");
+        const rebound = async () => (await client.call("hello", {})).live.rebound ?? 0;
+        const before = await rebound();
+        // Focusing the field makes the page put a new one in its place: the object the
+        // map named dies under the action.
+        const set = await client.call("act", {
+          window,
+          id: note.id,
+          action: "set_value",
+          value: "hello",
+          version,
+        });
+        assert.equal(set.ok, true, `set_value: ${set.value}`);
+        assert.equal(await rebound(), before + 1, "the dead handle was found again once");
+        assert.equal(await eventually(() => entryText(app.pid, "Note"), "hello"), "hello");
+      },
+      onReplacingPage,
+      REPLACING_TITLE,
+    );
+  });
+
+  Deno.test(`${b.name}: the engine refuses an element the page replaced, typing nothing anywhere`, async () => {
+    const files: string[] = [];
+    const app = await onReplacingPage(
+      files,
+      (page) => b.open(page, REPLACING_TITLE, "Last paragraph"),
+    );
+    const engine = new AtspiEngine();
+    try {
+      await engine.availability();
+      const apps = await engine.listApps(AbortSignal.timeout(10_000));
+      const window = apps.find((a) => a.pid === app.pid)!.windows[0]!.window;
+      const tree = await engine.readWindow(window, {
+        maxElements: 5_000,
+        signal: AbortSignal.timeout(10_000),
+      });
+      const find = (role: string, name: string) => {
+        const at = (n: RawNode): RawNode | undefined =>
+          n.role === role && n.name === name ? n : n.children.map(at).find((x) => x);
+        const found = at(tree.root);
+        assert.ok(found, `the ${role} "${name}"`);
+        return found;
+      };
+      const note = find("AXTextField", "Note");
+      // The page replaces the field; Gecko keeps answering for the old object, defunct.
+      const replace = find("AXButton", "Replace");
+      await engine.act(window, replace, "press", undefined, AbortSignal.timeout(5_000));
+      await new Promise((r) => setTimeout(r, 500));
+      for (const action of ["set_value", "press"] as const) {
+        await assert.rejects(
+          engine.act(window, note, action, "typed", AbortSignal.timeout(5_000)),
+          (err) => err instanceof DriverError && err.code === "element_not_found",
+          `${action} on the replaced field is element_not_found`,
+        );
+      }
+      assert.equal(await entryText(app.pid, "Note"), "", "nothing was typed into the new field");
+    } finally {
+      await engine.close();
+      await app.stop();
+      for (const f of files) await Deno.remove(f).catch(() => {});
+    }
   });
 
   Deno.test(`${b.name}: words a sliding panel pushes down are clicked where they come to rest`, async () => {

@@ -13,7 +13,7 @@ import type { AtspiClient, CallLimits, Ref } from "./client.ts";
 import { Variant } from "../../platform/dbus/mod.ts";
 import { enterText } from "./text_entry.ts";
 import type { Known } from "./known.ts";
-import { centre, doNamedAction, type Input, refused } from "./named_action.ts";
+import { alive, centre, doNamedAction, type Input, refused } from "./named_action.ts";
 import { stateAction } from "./state_action.ts";
 import { scrollIntoView } from "./scroll.ts";
 import { clickText } from "./text_click.ts";
@@ -70,6 +70,12 @@ export async function performAction(
   known: Known,
 ): Promise<ActOutcome> {
   const prefs = PREFERRED[action];
+  // The last resort clicks where the element is: only if it is still there.
+  const pixelClick = async (button: "left" | "right"): Promise<ActOutcome> => {
+    await alive(client, ref, limits);
+    await input({ kind: "click", ...centre(node), button, count: 1 });
+    return { via: "pixel" };
+  };
   switch (action) {
     case "check":
     case "uncheck":
@@ -83,16 +89,13 @@ export async function performAction(
         return await clickText(client, input, ref, node, value, window, limits);
       }
       if (await doNamedAction(client, ref, node, prefs!, limits)) return { via: "action" };
-      await input({ kind: "click", ...centre(node), button: "left", count: 1 });
-      return { via: "pixel" };
+      return await pixelClick("left");
     case "press":
       if (await doNamedAction(client, ref, node, prefs!, limits)) return { via: "action" };
-      await input({ kind: "click", ...centre(node), button: "left", count: 1 });
-      return { via: "pixel" };
+      return await pixelClick("left");
     case "show_menu":
       if (await doNamedAction(client, ref, node, prefs!, limits)) return { via: "action" };
-      await input({ kind: "click", ...centre(node), button: "right", count: 1 });
-      return { via: "pixel" };
+      return await pixelClick("right");
     case "focus": {
       const [ok] = await client.call(ref, "Component", "GrabFocus", limits);
       if (ok === false) throw refused(node, "focus");

@@ -16,7 +16,7 @@
  */
 import type { ActOutcome, RawNode } from "../../model/engine.ts";
 import type { AtspiClient, CallLimits, Ref } from "./client.ts";
-import type { Input } from "./named_action.ts";
+import { alive, type Input } from "./named_action.ts";
 import type { Known } from "./known.ts";
 import { STATE, StateSet } from "./states.ts";
 import { stripIfaces } from "./walk.ts";
@@ -176,7 +176,9 @@ export async function enterText(
     known.editableTextFails.add(ref.bus);
   }
   // Through the keyboard: the element takes the focus, the pointer rests on it (with no
-  // window manager, X sends keys to the window under the pointer), then the keys.
+  // window manager, X sends keys to the window under the pointer), then the keys. Keys
+  // go wherever the focus is: never for an element that is gone.
+  await alive(client, ref, limits);
   await client.call(ref, "Component", "GrabFocus", limits);
   const b = node.bounds;
   // Only the window under the pointer matters: a layout still moving need not rest first.
@@ -217,5 +219,9 @@ export async function enterText(
     true,
     Number.isFinite(number) ? number : undefined,
   );
-  return back.took ? { via: "keys" } : { via: "keys", found: back.text };
+  if (back.took) return { via: "keys" };
+  // Text that did not take in an element the app has since replaced is no answer: the
+  // element is gone, and the caller finds it again.
+  await alive(client, ref, limits);
+  return { via: "keys", found: back.text };
 }

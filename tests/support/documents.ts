@@ -99,6 +99,34 @@ to finish.</p>
 <p>Last paragraph</p>
 </body></html>`;
 
+export const REPLACING_TITLE = "Replacing page";
+
+/**
+ * A "Note" field the page replaces with a new one the first time it takes the focus (or
+ * "Replace" is pressed), as frameworks re-render a field: the object an agent's map names
+ * dies under the action.
+ */
+export const REPLACING_PAGE = `<!doctype html><html><head><title>${REPLACING_TITLE}</title>
+<script>
+let swapped = false;
+function swap() {
+  if (swapped) return;
+  swapped = true;
+  document.getElementById("box").innerHTML = '<label>Note <input id="note"></label>';
+  document.getElementById("note").focus();
+}
+</script></head><body>
+<p id="box"><label>Note <input id="note" onfocus="swap()"></label></p>
+<button onclick="swap()">Replace</button>
+<p>Last paragraph</p>
+</body></html>`;
+
+/** Starts `open` on a new copy of the replacing page; its file is added to `files`. */
+export const onReplacingPage = <T>(
+  files: string[],
+  open: (page: string) => Promise<T>,
+): Promise<T> => onDocument(files, REPLACING_PAGE, ".html", open);
+
 export const LONG_TABLE_TITLE = "Long table";
 
 /** Rows of {@link LONG_TABLE_PAGE}. */
