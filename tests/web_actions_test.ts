@@ -60,6 +60,11 @@ async function eventually<T>(read: () => Promise<T>, want: T): Promise<T> {
   return got;
 }
 
+/** One of `hello`'s `live` counters. */
+async function liveCount(client: DriverClient, counter: "rested" | "rebound"): Promise<number> {
+  return (await client.call("hello", {})).live[counter] ?? 0;
+}
+
 /** The window's current elements and version. */
 async function current(client: DriverClient, window: string) {
   const r = await client.call("read_ui", { window });
@@ -267,8 +272,7 @@ for (const b of BROWSERS) {
         ({ els, version } = await current(client, window));
         const note = byName(els, "AXTextField", "Note");
         // Keys go to the focused field wherever it is: only pointer input waits for rest.
-        const rested = async () => (await client.call("hello", {})).live.rested;
-        const before = await rested();
+        const before = await liveCount(client, "rested");
         const set = await client.call("act", {
           window,
           id: note.id,
@@ -278,7 +282,11 @@ for (const b of BROWSERS) {
         });
         assert.equal(set.ok, true, `set_value: ${set.value}`);
         assert.equal(set.moving, true, "answered while the page still moves");
-        assert.equal(await rested(), before, "the keys did not wait for the page to rest");
+        assert.equal(
+          await liveCount(client, "rested"),
+          before,
+          "the keys did not wait for the page to rest",
+        );
         assert.equal(await eventually(() => entryText(app.pid, "Note"), "moving on"), "moving on");
       },
       onSlidingPage,
@@ -292,8 +300,7 @@ for (const b of BROWSERS) {
       async (app, client, window) => {
         const { els, version } = await current(client, window);
         const note = byName(els, "AXTextField", "Note");
-        const rebound = async () => (await client.call("hello", {})).live.rebound ?? 0;
-        const before = await rebound();
+        const before = await liveCount(client, "rebound");
         // Focusing the field makes the page put a new one in its place: the object the
         // map named dies under the action.
         const set = await client.call("act", {
@@ -304,7 +311,11 @@ for (const b of BROWSERS) {
           version,
         });
         assert.equal(set.ok, true, `set_value: ${set.value}`);
-        assert.equal(await rebound(), before + 1, "the dead handle was found again once");
+        assert.equal(
+          await liveCount(client, "rebound"),
+          before + 1,
+          "the dead handle was found again once",
+        );
         assert.equal(await eventually(() => entryText(app.pid, "Note"), "hello"), "hello");
       },
       onReplacingPage,

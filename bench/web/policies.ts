@@ -80,6 +80,16 @@ const BUTTONS = ["AXButton"];
 const LINKS = ["AXLink"];
 const FIELDS = ["AXTextField", "AXTextArea", "AXComboBox", "AXIncrementor"];
 
+/**
+ * The link or text reading `word` exactly, case included: MiniWoB quotes a link's own text,
+ * and the same word capitalized elsewhere in the text is not it.
+ */
+const linkText = (word: string) => (els: Element[]) =>
+  els.find((e) =>
+    [...LINKS, "AXStaticText"].includes(e.role) &&
+    (e.name || e.value || "").replace(/\s+/g, " ").trim() === word
+  );
+
 /** The `n`th text field of the page (0-based). */
 const nthField = (n: number) => (els: Element[]) => els.filter((e) => FIELDS.includes(e.role))[n];
 
@@ -175,7 +185,7 @@ const distance = (a: Element, b: Element) => {
 
 /** Tabs are pressed in turn until the link named in the instruction shows. */
 async function findInTabs(t: Task): Promise<void> {
-  const link = named([...LINKS, "AXStaticText"], quoted(t.instruction)[0]!);
+  const link = linkText(quoted(t.instruction)[0]!);
   for (let tab = 2;; tab++) {
     const { els } = await current(t);
     if ((link(els)?.bounds.h ?? 0) > 0) return void await act(t, link, "press");
@@ -280,8 +290,7 @@ export const POLICIES: Record<string, Policy> = {
     await act(t, named(BUTTONS, "TWO"), "press");
   },
   // The task's links are spans with a click handler: their text is a node of its own.
-  "click-link": (t) =>
-    act(t, named([...LINKS, "AXStaticText"], quoted(t.instruction)[0]!), "press"),
+  "click-link": (t) => act(t, linkText(quoted(t.instruction)[0]!), "press"),
   "click-test": (t) => act(t, named(BUTTONS, "Click Me!"), "press"),
   "click-test-2": (t) => act(t, named(BUTTONS, /ONE/.test(t.instruction) ? "ONE" : "TWO"), "press"),
   "click-test-transfer": (t) =>
@@ -460,10 +469,8 @@ export const POLICIES: Record<string, Policy> = {
     // The instruction says "press login"; the form's button reads "OK".
     await act(t, (els) => named(BUTTONS, "Login")(els) ?? named(BUTTONS, "OK")(els), "press");
   },
-  "click-collapsible-2": (t) =>
-    findInSections(t, named([...LINKS, "AXStaticText"], quoted(t.instruction)[0]!)),
-  "click-collapsible-2-nodelay": (t) =>
-    findInSections(t, named([...LINKS, "AXStaticText"], quoted(t.instruction)[0]!)),
+  "click-collapsible-2": (t) => findInSections(t, linkText(quoted(t.instruction)[0]!)),
+  "click-collapsible-2-nodelay": (t) => findInSections(t, linkText(quoted(t.instruction)[0]!)),
   "scroll-text": async (t) => {
     const { els } = await current(t);
     const text = els.find((e) => e.role === "AXTextArea")?.value ?? "";
