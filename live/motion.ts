@@ -60,7 +60,7 @@ export interface Moves {
 
 /** A sliver is at most this thick (points): an animation's first frames. */
 const SLIVER = 2;
-/** How far past a container's edge (a share of its size) content shows it cut short. */
+/** How far past a container's right edge (a share of its width) content shows it cut short. */
 const OVERFLOW_SHARE = 0.25;
 
 const key = (n: RawNode) => `${n.bounds.x},${n.bounds.y},${n.bounds.w},${n.bounds.h}`;
@@ -82,20 +82,21 @@ export function boundsOf(tree: RawNode): BoundsIndex {
 
 /**
  * True when `n` is cut short of its content, as a panel is while its height is animated:
- * a child reaches past its bottom or right edge by more than a sliver and a quarter of its
- * size, or it is itself a sliver (Chromium shows an opening panel's first frame at 1–2 pt with its content not yet
+ * a child reaches past its bottom by more than a sliver or past its right edge by more than
+ * a quarter of its width, or it is itself a sliver (Chromium shows an opening panel's first frame at 1–2 pt with its content not yet
  * exposed). A separator is thin by nature.
  */
 function cutShort(n: RawNode): boolean {
   const { x, y, w, h } = n.bounds;
   if (w <= 0 || h <= 0) return false;
   if ((h <= SLIVER) !== (w <= SLIVER) && n.role !== "AXSplitter") return true;
-  // Static layouts overflow by a few points too (a tab's link 4 pt past its tab): only
-  // content reaching well past the edge is a panel cut short.
-  const past = (size: number) => Math.max(SLIVER, size * OVERFLOW_SHARE);
+  // Static layouts overflow sideways by a few points (a tab's link 4 pt past its tab): only
+  // content reaching well past the right edge is a panel cut short. Height is what panels
+  // animate, and Gecko's frames may show one cut short by little: any depth counts there.
+  const right = Math.max(SLIVER, w * OVERFLOW_SHARE);
   return n.children.some((c) =>
     c.bounds.w > 0 && c.bounds.h > 0 &&
-    (c.bounds.y + c.bounds.h > y + h + past(h) || c.bounds.x + c.bounds.w > x + w + past(w))
+    (c.bounds.y + c.bounds.h > y + h + SLIVER || c.bounds.x + c.bounds.w > x + w + right)
   );
 }
 
