@@ -391,7 +391,11 @@ export const POLICIES: Record<string, Policy> = {
       const hit = els.filter((e) =>
         (e.name === want || e.value === want) && e.bounds.h > 0 && e.role !== "AXRow"
       ).at(-1);
-      if (hit) return await act(t, (now) => now.find((e) => e.id === hit.id), "press");
+      // By its id, else by its text: a row the tree drew again has another id.
+      const again = (now: Element[]) =>
+        now.find((e) => e.id === hit?.id) ??
+          now.find((e) => e.role === hit?.role && textOf(e) === want && e.bounds.h > 0);
+      if (hit) return await act(t, again, "press");
       // A folder's row holds the tree's unnamed toggle beside its name.
       const rows = new Set(els.filter((e) => e.role === "AXRow").map((e) => e.id));
       const toggle = els.find((e) =>
