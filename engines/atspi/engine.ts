@@ -39,11 +39,11 @@ import { readSkeleton, skeletonByWalk, visibilityState } from "./skeleton.ts";
 import { STATE } from "./states.ts";
 import { mapLimit } from "../../util/pool.ts";
 import { buildTree } from "./tree.ts";
-import { uncover, visiblePart } from "./uncover.ts";
+import { isEmpty, uncover, visiblePart } from "./uncover.ts";
 import { Known } from "./known.ts";
 import { searchTree } from "./search.ts";
 import { liveRef } from "./sheet.ts";
-import { unknownBounds, windowBoundsOr } from "./x_bounds.ts";
+import { windowBoundsOr } from "./x_bounds.ts";
 import { ATSPI_OPS } from "./ops.ts";
 
 /** Engine settings. */
@@ -220,7 +220,7 @@ export class AtspiEngine implements Engine {
   async #boundsOf(client: AtspiClient, entry: WindowEntry, limits: CallLimits): Promise<Bounds> {
     const [x, y, w, h] = await client.extents(entry.ref, limits);
     const b = { x, y, w, h };
-    if (!unknownBounds(b)) return b;
+    if (!isEmpty(b)) return b;
     const title = String(await client.prop(entry.ref, "Accessible", "Name", limits) ?? "");
     return windowBoundsOr(b, () => this.#display(), entry.pid, title);
   }

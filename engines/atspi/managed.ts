@@ -62,6 +62,15 @@ export async function childAt(
   return refIn(kid, ref.bus);
 }
 
+/** The parent of `ref`; undefined for none, or another app's. */
+export async function parentOf(
+  client: AtspiClient,
+  ref: Ref,
+  limits: CallLimits,
+): Promise<Ref | undefined> {
+  return refIn(await client.prop(ref, "Accessible", "Parent", limits), ref.bus);
+}
+
 /** A `(so)` reference on `bus`, or undefined for the null object or another app's. */
 function refIn(value: unknown, bus: string): Ref | undefined {
   const [b, path] = value as [string, string];
@@ -258,8 +267,7 @@ export async function shownPart(
   let shown: Bounds = { x, y, w, h };
   let at: Ref | undefined = ref;
   for (let level = 0; level < CLIP_LEVELS && at !== undefined; level++) {
-    const parent = await client.prop(at, "Accessible", "Parent", limits);
-    at = refIn(parent, ref.bus);
+    at = await parentOf(client, at, limits);
     if (at === undefined) break;
     // The application object has no Component: the top is reached.
     const box = await client.extents(at, limits).catch(absent);

@@ -14,8 +14,8 @@ import { DriverError } from "../../protocol/errors.ts";
 import type { ActOutcome } from "../../model/engine.ts";
 import { type AtspiClient, type CallLimits, NULL_PATH, type Ref } from "./client.ts";
 import { alive, type Input } from "./named_action.ts";
-import { visiblePart } from "./uncover.ts";
-import { clipped, wheelToCell } from "./scroll_table.ts";
+import { isEmpty, visiblePart } from "./uncover.ts";
+import { wheelToCell } from "./scroll_table.ts";
 
 /** ATSPI_SCROLL_ANYWHERE: the least scrolling that shows the element. */
 const SCROLL_ANYWHERE = 6;
@@ -24,7 +24,7 @@ const READ_BACK_MS = 600;
 
 /** Is `b` in view in `window`: wholly, or over half the window when it is larger? */
 export function inView(b: Bounds, window: Bounds): boolean {
-  if (b.w <= 0 || b.h <= 0) return false;
+  if (isEmpty(b)) return false;
   const v = visiblePart(b, window);
   const shown = v.w * v.h;
   return shown >= b.w * b.h || shown >= (window.w * window.h) / 2;
@@ -94,7 +94,7 @@ export async function scrollIntoView(
     if (await cameIntoView(client, ref, window, limits)) return { via: "action" };
   }
   // A spreadsheet clips an unseen cell to a point: its row and column tell where it is.
-  if (clipped(await extentsIn(client, ref, limits))) {
+  if (isEmpty(await extentsIn(client, ref, limits))) {
     if (
       await wheelToCell(client, input, ref, limits) &&
       await cameIntoView(client, ref, window, limits)

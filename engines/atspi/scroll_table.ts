@@ -8,9 +8,8 @@
  *
  * @module
  */
-import type { Bounds } from "../../protocol/element.ts";
-import { type AtspiClient, type CallLimits, NULL_PATH, type Ref } from "./client.ts";
-import { type CellPosition, cornerCells, positionOf, shownPart } from "./managed.ts";
+import type { AtspiClient, CallLimits, Ref } from "./client.ts";
+import { type CellPosition, cornerCells, parentOf, positionOf, shownPart } from "./managed.ts";
 import type { Input } from "./named_action.ts";
 
 /** Wheel turns tried at most. */
@@ -69,9 +68,8 @@ export async function wheelToCell(
   cell: Ref,
   limits: CallLimits,
 ): Promise<boolean> {
-  const [bus, path] = await client.prop(cell, "Accessible", "Parent", limits) as [string, string];
-  if (path === NULL_PATH) return false;
-  const table = { bus: bus || cell.bus, path };
+  const table = await parentOf(client, cell, limits);
+  if (table === undefined) return false;
   const target: CellPosition | undefined = await positionOf(client, table, cell, limits)
     .catch(() => undefined);
   if (target === undefined) return false;
@@ -99,6 +97,3 @@ export async function wheelToCell(
   }
   return false;
 }
-
-/** Is `b` a point, not an area: the extents a table gives a cell it does not show? */
-export const clipped = (b: Bounds): boolean => b.w <= 0 || b.h <= 0;

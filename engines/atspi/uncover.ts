@@ -52,6 +52,9 @@ export function uncover(display: X11Display, input: PixelInput, pid: number): vo
   );
 }
 
+/** Is `b` no area: a point or a line, or the -1 extents of a toolkit that gives none? */
+export const isEmpty = (b: Bounds): boolean => b.w <= 0 || b.h <= 0;
+
 /** The part of `b` inside `clip` (empty when they do not meet). */
 export function visiblePart(b: Bounds, clip: Bounds): Bounds {
   const x = Math.max(b.x, clip.x);

@@ -9,9 +9,7 @@
 import type { Bounds } from "../../protocol/element.ts";
 import { topLevelWindows, windowBounds, type X11Display } from "../../platform/x11/mod.ts";
 import { log } from "../../util/log.ts";
-
-/** Are `b` no extents at all (-1, or empty)? */
-export const unknownBounds = (b: Bounds): boolean => b.w <= 0 || b.h <= 0;
+import { isEmpty } from "./uncover.ts";
 
 /**
  * `b` when it is a window's real extents, else the bounds of process `pid`'s X window
@@ -23,7 +21,7 @@ export function windowBoundsOr(
   pid: number,
   title: string,
 ): Bounds {
-  if (!unknownBounds(b)) return b;
+  if (!isEmpty(b)) return b;
   try {
     const mine = topLevelWindows(display()).filter((w) => w.pid === pid);
     const match = mine.find((w) => w.title === title) ?? (mine.length === 1 ? mine[0] : undefined);
