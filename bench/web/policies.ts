@@ -264,22 +264,34 @@ function textsAfter(els: Element[], after: RegExp): string[] {
   return out;
 }
 
-/** Selects the option named `want`, found with scope "all" (it may be scrolled away). */
+/**
+ * Selects the option named `want`, found with scope "all" (it may be scrolled away). A page
+ * that changed between the find and the act (the countdown) answers `stale_version`: the
+ * option is found again on the new version, as `act` does.
+ */
 async function selectOption(t: Task, want: string): Promise<void> {
-  const found = await t.driver.call("find", {
-    window: t.window,
-    query: { name: want },
-    scope: "all",
-  });
-  const option = found.elements.find((e) => e.actions.includes("select"));
-  if (!option) throw new Error(`No option "${want}" to select`);
-  const r = await t.driver.call("act", {
-    window: t.window,
-    version: found.version,
-    id: option.id,
-    action: "select",
-  });
-  if (!r.ok) throw new Error(`select did not take: ${r.value}`);
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const found = await t.driver.call("find", {
+      window: t.window,
+      query: { name: want },
+      scope: "all",
+    });
+    const option = found.elements.find((e) => e.actions.includes("select"));
+    if (!option) throw new Error(`No option "${want}" to select`);
+    try {
+      const r = await t.driver.call("act", {
+        window: t.window,
+        version: found.version,
+        id: option.id,
+        action: "select",
+      });
+      if (!r.ok) throw new Error(`select did not take: ${r.value}`);
+      return;
+    } catch (err) {
+      if (!(err instanceof DriverError && err.code === "stale_version")) throw err;
+    }
+  }
+  throw new Error(`The page kept changing: could not select "${want}"`);
 }
 
 /** Policies by task name. */
