@@ -383,16 +383,39 @@ async function withProfile(
   };
 }
 
+/**
+ * Prefs of a scratch Firefox profile that keep its first run to the page asked for. On a
+ * new profile Firefox opens its privacy notice in a second tab some seconds after start
+ * ("Problem loading page" offline), now and then in front: the task's page then hid
+ * behind it mid-run and its elements had no on-screen area.
+ */
+const FIREFOX_PREFS = {
+  "datareporting.policy.dataSubmissionPolicyBypassNotification": true,
+  "datareporting.policy.firstRunURL": "",
+  "toolkit.telemetry.reportingpolicy.firstRun": false,
+  "browser.shell.checkDefaultBrowser": false,
+  "browser.startup.homepage_override.mstone": "ignore",
+  "startup.homepage_welcome_url": "",
+  "startup.homepage_welcome_url.additional": "",
+  "browser.aboutwelcome.enabled": false,
+  "app.update.auto": false,
+  "browser.sessionstore.resume_from_crash": false,
+};
+
 /** Firefox ESR on local page `page` (titled `title`), in a scratch profile. */
 export const firefox = (page: string, title: string): Promise<App> =>
-  withProfile("allternit-firefox-", (profile) =>
-    startApp("firefox-esr", [
+  withProfile("allternit-firefox-", async (profile) => {
+    const prefs = Object.entries(FIREFOX_PREFS)
+      .map(([k, v]) => `user_pref(${JSON.stringify(k)}, ${JSON.stringify(v)});\n`);
+    await Deno.writeTextFile(`${profile}/user.js`, prefs.join(""));
+    return await startApp("firefox-esr", [
       "--no-remote",
       "--new-instance",
       "--profile",
       profile,
       urlOf(page),
-    ], title));
+    ], title);
+  });
 
 /**
  * Thunderbird on its start tab, in a scratch profile (no account), once the tab's content
