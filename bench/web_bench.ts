@@ -6,7 +6,8 @@
  * `../shared/miniwob/html` (`MINIWOB_DIR`), served on loopback.
  *
  * `deno task bench web` (all tasks with a policy), or `deno run -A bench/web_bench.ts
- * click-button enter-text` inside the headless desktop for some.
+ * click-button enter-text` inside the headless desktop for some. `WEB_BROWSERS=Chromium`
+ * plays one browser; `WEB_TRACE=1` prints every op of an episode that failed (stderr).
  *
  * @module
  */
@@ -19,6 +20,15 @@ import { miniwobDir, serveDir } from "./web/server.ts";
 import { emit, round } from "./stats.ts";
 
 const EPISODES = Number(Deno.env.get("WEB_EPISODES") ?? 10);
+/** `WEB_TRACE=1`: every op of a failed episode goes to stderr, to see what went wrong. */
+const TRACE = Boolean(Deno.env.get("WEB_TRACE"));
+/** `WEB_BROWSERS=Firefox`: only these browsers (comma-separated names). */
+const ONLY_BROWSERS = Deno.env.get("WEB_BROWSERS")?.split(",");
+
+/** Prints the ops of a failed episode. */
+function failed(browser: string, task: string, i: number, why: string, trace: string[]) {
+  console.error(`${browser} ${task} episode ${i} failed (${why}):\n  ${trace.join("\n  ")}`);
+}
 
 /** The page's title per task: what the browser's window is called. */
 async function titleOf(file: string): Promise<string> {
@@ -41,7 +51,7 @@ const tasks = Object.keys(POLICIES).filter((t) => only.length === 0 || only.incl
 const dir = miniwobDir();
 const server = serveDir(dir);
 try {
-  for (const browser of BROWSERS) {
+  for (const browser of BROWSERS.filter((b) => !ONLY_BROWSERS || ONLY_BROWSERS.includes(b.name))) {
     const totals = { reward: 0, episodes: 0, ops: 0, ms: 0, solved: 0 };
     for (const task of tasks) {
       const title = await titleOf(`${dir}/miniwob/${task}.html`);
@@ -52,9 +62,13 @@ try {
       try {
         const r = await s.client.call("read_ui", { app: app.pid });
         for (let i = 0; i < EPISODES; i++) {
+          const trace = TRACE ? [] : undefined;
           try {
-            episodes.push(await playEpisode(s.client, r.window, POLICIES[task]!));
+            const episode = await playEpisode(s.client, r.window, POLICIES[task]!, trace);
+            episodes.push(episode);
+            if (trace && episode.reward < 0) failed(browser.name, task, i, "reward < 0", trace);
           } catch (err) {
+            if (trace) failed(browser.name, task, i, String(err), trace);
             failure ||= String(err).slice(0, 160);
             episodes.push({ reward: -1, ops: 0, ms: 0 });
             // Let the page end the episode by itself before the next.

@@ -10,17 +10,41 @@ import type { DriverClient } from "../../rpc/client.ts";
 import type { OpName, ParamsOf, ResultOf } from "../../protocol/ops.ts";
 import { DriverError } from "../../protocol/errors.ts";
 
-/** A driver client that counts the ops it sends. */
+/** Longest text of one op's params or answer kept in a trace line. */
+const TRACE_TEXT = 240;
+
+/** One op as a trace line: when it was sent, how long it took, what went and came back. */
+function traceLine(started: number, t: number, op: string, params: unknown, out: unknown): string {
+  const answer = out instanceof Error
+    ? `!! ${out}`
+    : JSON.stringify(out, (k, v) =>
+      (k === "elements" || k === "map") && Array.isArray(v) ? `${v.length} elements` : v);
+  return `${Math.round(t - started)} +${Math.round(performance.now() - t)}ms ${op} ${
+    JSON.stringify(params).slice(0, TRACE_TEXT)
+  } -> ${answer.slice(0, TRACE_TEXT)}`;
+}
+
+/** A driver client that counts the ops it sends, and traces them when asked to. */
 export class CountingClient {
   /** Ops sent so far. */
   ops = 0;
-  /** Wraps `client`. */
-  constructor(readonly client: DriverClient) {}
+  readonly #started = performance.now();
+  /** Wraps `client`; with `trace`, adds one line per op to it. */
+  constructor(readonly client: DriverClient, readonly trace?: string[]) {}
 
   /** Sends one op. */
-  call<N extends OpName>(op: N, params: ParamsOf<N>): Promise<ResultOf<N>> {
+  async call<N extends OpName>(op: N, params: ParamsOf<N>): Promise<ResultOf<N>> {
     this.ops++;
-    return this.client.call(op, params);
+    if (!this.trace) return await this.client.call(op, params);
+    const t = performance.now();
+    try {
+      const r = await this.client.call(op, params);
+      this.trace?.push(traceLine(this.#started, t, op, params, r));
+      return r;
+    } catch (err) {
+      this.trace?.push(traceLine(this.#started, t, op, params, err));
+      throw err;
+    }
   }
 }
 
@@ -88,13 +112,17 @@ async function pressCover(driver: CountingClient, window: string, id: string, ve
   }
 }
 
-/** Plays one episode with `policy` in `window`, which shows a task's START cover. */
+/**
+ * Plays one episode with `policy` in `window`, which shows a task's START cover; with
+ * `trace`, each op it sends adds a line there.
+ */
 export async function playEpisode(
   client: DriverClient,
   window: string,
   policy: Policy,
+  trace?: string[],
 ): Promise<Episode> {
-  const driver = new CountingClient(client);
+  const driver = new CountingClient(client, trace);
   let r = await driver.call("read_ui", { window });
   const cover = r.elements!.find((e) => e.value === "START" || e.name === "START");
   if (!cover) throw new Error("No START cover on the page");
