@@ -39,6 +39,7 @@ import { readSkeleton, skeletonByWalk, visibilityState } from "./skeleton.ts";
 import { STATE } from "./states.ts";
 import { mapLimit } from "../../util/pool.ts";
 import { buildTree } from "./tree.ts";
+import { untilFilled } from "./first_read.ts";
 import { isEmpty, uncover, visiblePart } from "./uncover.ts";
 import { Known } from "./known.ts";
 import { searchTree } from "./search.ts";
@@ -55,9 +56,6 @@ export interface AtspiOptions {
   /** How long an app that floods bounds notifications is first muted (default 30 s). */
   boundsMuteMs?: number;
 }
-
-/** How long Gecko takes to fill what its first answers lacked (50 ms seen; margin). */
-const GECKO_FILL_MS = 150;
 
 /** The answer to a bounds-only patch read: only `handle` and `bounds` mean anything. */
 const BOUNDS_ONLY: RawNode = {
@@ -173,13 +171,10 @@ export class AtspiEngine implements Engine {
     if (bus === undefined || this.#known.readOnce.has(bus)) return tree;
     this.#known.readOnce.add(bus);
     if (this.#known.toolkits.get(bus) !== "Gecko") return tree;
-    // Gecko answers the first questions of a client from a cache it fills only then (a
-    // web input's name from its label came empty, and no notification followed): the
-    // app's first read is read again once Gecko has filled it, a few tens of ms later.
-    // Its action counts came from that partial cache too (a check box with no action).
-    await new Promise((r) => setTimeout(r, GECKO_FILL_MS));
-    this.#known.forget(bus);
-    const again = await this.#readWindow(window, budget);
+    const again = await untilFilled(tree, () => {
+      this.#known.forget(bus);
+      return this.#readWindow(window, budget);
+    });
     return { ...again, ms: performance.now() - started };
   }
 

@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import type { RawNode, WindowTree } from "../../model/engine.ts";
+import { FILL_MAX_MS, FILL_STEP_MS, untilFilled } from "./first_read.ts";
+
+/** A window whose one field is named `name`. */
+function tree(name: string, x = 0): WindowTree {
+  const field: RawNode = {
+    handle: ":1.5|/f",
+    role: "AXTextField",
+    name,
+    bounds: { x, y: 0, w: 10, h: 10 },
+    enabled: true,
+    focused: false,
+    actions: ["press"],
+    children: [],
+  };
+  const root: RawNode = {
+    ...field,
+    handle: ":1.5|/w",
+    role: "AXWindow",
+    name: "W",
+    children: [field],
+  };
+  return { root, nodes: 2, ms: 1, truncated: false };
+}
+
+const noWait = () => Promise.resolve();
+
+Deno.test("first read: a partial read is read again until two reads agree", async () => {
+  const reads = [tree("User name"), tree("User name")];
+  let asked = 0;
+  const out = await untilFilled(tree(""), () => Promise.resolve(reads[asked++]!), noWait);
+  assert.equal(asked, 2, "the filled read was confirmed by one more");
+  assert.equal(out.root.children[0]!.name, "User name");
+});
+
+Deno.test("first read: a complete read costs one more read; bounds moving do not count", async () => {
+  let asked = 0;
+  const out = await untilFilled(tree("User name"), () => {
+    asked++;
+    return Promise.resolve(tree("User name", 5));
+  }, noWait);
+  assert.equal(asked, 1);
+  assert.equal(out.root.children[0]!.bounds.x, 5, "the latest read is the answer");
+});
+
+Deno.test("first read: an app that never settles is read at most until the cap", async () => {
+  let asked = 0;
+  const out = await untilFilled(tree("a"), () => Promise.resolve(tree(`n${++asked}`)), noWait);
+  assert.equal(asked, Math.ceil(FILL_MAX_MS / FILL_STEP_MS));
+  assert.equal(out.root.children[0]!.name, `n${asked}`);
+});
