@@ -42,11 +42,13 @@ export async function untilFilled(
   sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
 ): Promise<WindowTree> {
   let last = first;
+  let said = sayOf(first);
   for (let waited = 0; waited < FILL_MAX_MS; waited += FILL_STEP_MS) {
     await sleep(FILL_STEP_MS);
-    const next = await again();
-    if (sayOf(next) === sayOf(last)) return next;
-    last = next;
+    last = await again();
+    const says = sayOf(last);
+    if (says === said) return last;
+    said = says;
   }
   return last;
 }
