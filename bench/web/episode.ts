@@ -8,7 +8,7 @@
 import type { Bounds, Element } from "../../protocol/element.ts";
 import type { DriverClient } from "../../rpc/client.ts";
 import type { OpName, ParamsOf, ResultOf } from "../../protocol/ops.ts";
-import { DriverError } from "../../protocol/errors.ts";
+import { isDriverError } from "../../protocol/errors.ts";
 
 /** Longest text of one op's params or answer kept in a trace line. */
 const TRACE_TEXT = 240;
@@ -35,14 +35,15 @@ export class CountingClient {
   /** Sends one op. */
   async call<N extends OpName>(op: N, params: ParamsOf<N>): Promise<ResultOf<N>> {
     this.ops++;
-    if (!this.trace) return await this.client.call(op, params);
+    const trace = this.trace;
+    if (!trace) return await this.client.call(op, params);
     const t = performance.now();
     try {
       const r = await this.client.call(op, params);
-      this.trace?.push(traceLine(this.#started, t, op, params, r));
+      trace.push(traceLine(this.#started, t, op, params, r));
       return r;
     } catch (err) {
-      this.trace?.push(traceLine(this.#started, t, op, params, err));
+      trace.push(traceLine(this.#started, t, op, params, err));
       throw err;
     }
   }
@@ -106,7 +107,7 @@ async function pressCover(driver: CountingClient, window: string, id: string, ve
   try {
     return await driver.call("act", { window, id, action: "press", version });
   } catch (err) {
-    if (!(err instanceof DriverError && err.code === "stale_version")) throw err;
+    if (!isDriverError(err, "stale_version")) throw err;
     const now = (err.data.map as { version: number }).version;
     return await driver.call("act", { window, id, action: "press", version: now });
   }

@@ -6,7 +6,7 @@
  * @module
  */
 import type { ActionName, Element } from "../../protocol/element.ts";
-import { DriverError } from "../../protocol/errors.ts";
+import { isDriverError } from "../../protocol/errors.ts";
 import type { ResultOf } from "../../protocol/ops.ts";
 import { inside, type Policy, type Task } from "./episode.ts";
 
@@ -62,7 +62,7 @@ async function act(
       }
       return r;
     } catch (err) {
-      if (!(err instanceof DriverError && err.code === "stale_version")) throw err;
+      if (!isDriverError(err, "stale_version")) throw err;
       const map = err.data.map as { elements: Element[]; version: number };
       els = map.elements.filter((e) => inside(e.bounds, task.area));
       version = map.version;
@@ -288,7 +288,7 @@ async function selectOption(t: Task, want: string): Promise<void> {
       if (!r.ok) throw new Error(`select did not take: ${r.value}`);
       return;
     } catch (err) {
-      if (!(err instanceof DriverError && err.code === "stale_version")) throw err;
+      if (!isDriverError(err, "stale_version")) throw err;
     }
   }
   throw new Error(`The page kept changing: could not select "${want}"`);
