@@ -35,11 +35,11 @@ import { addParents, hasOwnedWindows } from "./parents.ts";
 import { connectA11yBus } from "./bus.ts";
 import { AtspiClient, type CallLimits, handleOf, NULL_PATH } from "./client.ts";
 import { AtspiEvents, MUTE_MS } from "./events.ts";
-import { readSkeleton, skeletonByWalk, visibilityState } from "./skeleton.ts";
+import { askToolkit, readSkeleton, skeletonByWalk, visibilityState } from "./skeleton.ts";
 import { STATE } from "./states.ts";
 import { mapLimit } from "../../util/pool.ts";
 import { buildTree } from "./tree.ts";
-import { untilFilled } from "./first_read.ts";
+import { untilFilled, Warmups } from "./first_read.ts";
 import { isEmpty, uncover, visiblePart } from "./uncover.ts";
 import { Known } from "./known.ts";
 import { searchTree } from "./search.ts";
@@ -87,6 +87,8 @@ export class AtspiEngine implements Engine {
   readonly #shown = new Map<string, number>();
   /** Objects' fixed attributes and how each app is best read, across reads. */
   readonly #known = new Known();
+  /** Gecko apps asked to fill their caches when listed (first_read.ts). */
+  readonly #warmups = new Warmups();
 
   /** Nothing connects until the first call. */
   constructor(options: AtspiOptions = {}) {
@@ -138,6 +140,7 @@ export class AtspiEngine implements Engine {
     );
     for (const app of apps) {
       client.prepare(app.app);
+      void this.#warmUp(client, app.app);
       for (const w of app.windows) {
         w.bounds = windowBoundsOr(w.bounds, () => this.#display(), app.pid, w.title);
       }
@@ -164,6 +167,16 @@ export class AtspiEngine implements Engine {
     return entry;
   }
 
+  /** Asks a Gecko app met for the first time to fill its caches (first_read.ts). */
+  #warmUp(client: AtspiClient, bus: string): Promise<void> {
+    const limits = this.#limits();
+    return this.#warmups.start(bus, async () => {
+      if (!this.#known.toolkits.has(bus)) await askToolkit(client, bus, limits, this.#known);
+      if (this.#known.toolkits.get(bus) !== "Gecko") return;
+      await client.call({ bus, path: "/org/a11y/atspi/cache" }, "Cache", "GetItems", limits);
+    });
+  }
+
   async readWindow(window: string, budget: ReadBudget): Promise<WindowTree> {
     const started = performance.now();
     const tree = await this.#readWindow(window, budget);
@@ -171,6 +184,7 @@ export class AtspiEngine implements Engine {
     if (bus === undefined || this.#known.readOnce.has(bus)) return tree;
     this.#known.readOnce.add(bus);
     if (this.#known.toolkits.get(bus) !== "Gecko") return tree;
+    if (this.#warmups.warmAt(bus, started)) return tree;
     const again = await untilFilled(tree, () => {
       this.#known.forget(bus);
       return this.#readWindow(window, budget);

@@ -6,6 +6,13 @@
  * follows when the rest arrives, 20 ms later. So an app's first read is read again,
  * everything asked anew, until two reads in a row agree on what they say.
  *
+ * The domains are the app's, kept for its life: once any question filled them, every
+ * later answer is whole. So the engine asks a Gecko app for its cache (`GetItems`, what
+ * libatspi asks of every app it meets, which reads every object's name and states) as soon
+ * as it lists the app; a first read that starts {@link FILL_MAX_MS} after that answer
+ * needs no second read. An agent lists the apps before it reads one, and an agent's next
+ * call comes later than that.
+ *
  * @module
  */
 import type { RawNode, WindowTree } from "../../model/engine.ts";
@@ -51,4 +58,39 @@ export async function untilFilled(
     said = says;
   }
   return last;
+}
+
+/**
+ * When each app's caches were asked to fill (see the module's note), by bus name.
+ * `now` is injectable for tests.
+ */
+export class Warmups {
+  readonly #answered = new Map<string, number>();
+  readonly #started = new Set<string>();
+  readonly #now: () => number;
+
+  /** `now` gives the time in ms (performance.now by default). */
+  constructor(now: () => number = () => performance.now()) {
+    this.#now = now;
+  }
+
+  /**
+   * Asks app `bus` to fill its caches (`ask`), once per app, however often it is listed;
+   * a failed ask leaves the app cold (its first read is then checked by
+   * {@link untilFilled}).
+   */
+  start(bus: string, ask: () => Promise<unknown>): Promise<void> {
+    if (this.#started.has(bus)) return Promise.resolve();
+    this.#started.add(bus);
+    return ask().then(
+      () => void this.#answered.set(bus, this.#now()),
+      () => undefined,
+    );
+  }
+
+  /** Whether a read of app `bus` that started at `at` found its caches filled. */
+  warmAt(bus: string, at: number): boolean {
+    const answered = this.#answered.get(bus);
+    return answered !== undefined && at - answered >= FILL_MAX_MS;
+  }
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { RawNode, WindowTree } from "../../model/engine.ts";
-import { FILL_MAX_MS, FILL_STEP_MS, untilFilled } from "./first_read.ts";
+import { FILL_MAX_MS, FILL_STEP_MS, untilFilled, Warmups } from "./first_read.ts";
 
 /** A window whose one field is named `name`. */
 function tree(name: string, x = 0): WindowTree {
@@ -49,4 +49,24 @@ Deno.test("first read: an app that never settles is read at most until the cap",
   const out = await untilFilled(tree("a"), () => Promise.resolve(tree(`n${++asked}`)), noWait);
   assert.equal(asked, Math.ceil(FILL_MAX_MS / FILL_STEP_MS));
   assert.equal(out.root.children[0]!.name, `n${asked}`);
+});
+
+Deno.test("first read: an app warmed up long enough before the read needs no second read", async () => {
+  let now = 1_000;
+  const warmups = new Warmups(() => now);
+  assert.equal(warmups.warmAt(":1.5", now), false, "never asked: cold");
+  let asks = 0;
+  await warmups.start(":1.5", () => Promise.resolve(++asks));
+  await warmups.start(":1.5", () => Promise.resolve(++asks));
+  assert.equal(asks, 1, "asked once per app");
+  assert.equal(warmups.warmAt(":1.5", now + FILL_MAX_MS - 1), false, "still filling");
+  now += FILL_MAX_MS;
+  assert.equal(warmups.warmAt(":1.5", now), true);
+  assert.equal(warmups.warmAt(":1.6", now), false, "another app is not warmed by it");
+});
+
+Deno.test("first read: a warm-up that failed leaves the app cold", async () => {
+  const warmups = new Warmups(() => 0);
+  await warmups.start(":1.7", () => Promise.reject(new Error("timeout")));
+  assert.equal(warmups.warmAt(":1.7", 10_000), false);
 });
