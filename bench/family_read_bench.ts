@@ -8,6 +8,10 @@
  *   which also fetches their caches) and walking it for the first time. Medians of
  *   {@link FIRSTS}, each side on an app started for it. Python's start
  *   and pyatspi's connection are not counted, nor is the engine's connection.
+ * - first read after a pause: the same, with {@link PAUSE_MS} between listing the apps and
+ *   the read (not timed), on both sides: an agent lists the apps, then reads one. Gecko
+ *   fills its caches only once asked (engines/atspi/first_read.ts): a read right after the
+ *   listing must check that it found them filled, one after the pause needs not.
  * - fresh read: the same engine reads the window again, everything asked anew but what
  *   never changes (roles, interfaces: see engines/atspi/known.ts); the peer is pyatspi's
  *   later walks (libatspi keeps the same things).
@@ -33,6 +37,8 @@ const RUNS = 9;
 const FIRSTS = 3;
 const PYTHON = "/usr/bin/python3"; // The system Python has python3-pyatspi.
 const MAX_ELEMENTS = 5_000;
+/** Between listing the apps and the first read, in the "first read after a pause". */
+const PAUSE_MS = 200;
 
 /** One read: its time and element count. */
 interface Read {
@@ -40,8 +46,11 @@ interface Read {
   nodes: number;
 }
 
-/** Our engine: the first read of the window, then {@link RUNS} fresh reads. */
-async function ours(pid: number): Promise<{ first: Read; fresh: Read[] }> {
+/**
+ * Our engine: the first read of the window (`pauseMs` after listing the apps), then
+ * {@link RUNS} fresh reads.
+ */
+async function ours(pid: number, pauseMs = 0): Promise<{ first: Read; fresh: Read[] }> {
   const engine = new AtspiEngine();
   try {
     await engine.availability(); // Connects: not counted, as pyatspi's own is not.
@@ -50,6 +59,7 @@ async function ours(pid: number): Promise<{ first: Read; fresh: Read[] }> {
     const window = listed.find((a) => a.pid === pid)?.windows[0]?.window;
     if (!window) throw new Error(`Process ${pid} has no window on the bus`);
     const listMs = performance.now() - t;
+    if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
     const read = async (): Promise<Read> => {
       const t = performance.now();
       const tree = await engine.readWindow(window, {
@@ -68,11 +78,11 @@ async function ours(pid: number): Promise<{ first: Read; fresh: Read[] }> {
   }
 }
 
-/** pyatspi's first walk and later walks, in its own process. */
-async function pyatspi(pid: number): Promise<{ first: Read; later: Read[] }> {
+/** pyatspi's first walk (`pauseMs` after finding the window) and later walks. */
+async function pyatspi(pid: number, pauseMs = 0): Promise<{ first: Read; later: Read[] }> {
   const script = new URL("./pyatspi_walk.py", import.meta.url).pathname;
   const out = await new Deno.Command(PYTHON, {
-    args: [script, "-", String(RUNS), "--pid", String(pid)],
+    args: [script, "-", String(RUNS), "--pid", String(pid), "--pause", String(pauseMs)],
     stdout: "piped",
     stderr: "piped",
     signal: AbortSignal.timeout(120_000),
@@ -160,9 +170,13 @@ for (const s of SUBJECTS) {
   // widgets), and the side that came second would find that done. Sides alternate.
   const mine: Awaited<ReturnType<typeof ours>>[] = [];
   const py: Awaited<ReturnType<typeof pyatspi>>[] = [];
+  const minePaused: Read[] = [];
+  const pyPaused: Read[] = [];
   for (let i = 0; i < FIRSTS; i++) {
-    mine.push(await withApp(s, ours));
-    py.push(await withApp(s, pyatspi));
+    mine.push(await withApp(s, (pid) => ours(pid)));
+    py.push(await withApp(s, (pid) => pyatspi(pid)));
+    minePaused.push((await withApp(s, (pid) => ours(pid, PAUSE_MS))).first);
+    pyPaused.push((await withApp(s, (pid) => pyatspi(pid, PAUSE_MS))).first);
   }
   line(
     s,
@@ -170,6 +184,13 @@ for (const s of SUBJECTS) {
     mine.map((m) => m.first),
     py.map((p) => p.first),
     `medians of ${FIRSTS}, each on an app of its own: list the apps, read the window`,
+  );
+  line(
+    s,
+    `first, ${PAUSE_MS} ms after listing`,
+    minePaused,
+    pyPaused,
+    `medians of ${FIRSTS}, each on an app of its own: list the apps, wait ${PAUSE_MS} ms (not timed), read the window`,
   );
   line(s, "fresh", mine[0]!.fresh, py[0]!.later, `medians of ${RUNS}`);
 }

@@ -10,13 +10,15 @@ no widget below the window).
 
 Usage (inside the desktop session, with the system Python that has python3-pyatspi):
 
-    /usr/bin/python3 bench/pyatspi_walk.py APP_NAME [RUNS] [--pid PID]
+    /usr/bin/python3 bench/pyatspi_walk.py APP_NAME [RUNS] [--pid PID] [--pause MS]
 
 Prints one JSON line per walk: first {"nodes": N, "ms": T, "warmup": true, "find_ms": F},
 then RUNS lines {"nodes": N, "ms": T}. Finding the window (F: the desktop's apps listed,
 and libatspi's first contact with each, which fetches its cache) is timed apart. The
 warm-up walk matters for GTK 4: its objects appear on the bus only once some client
-asked for a widget's children, so the first walk also pays for exposing them.
+asked for a widget's children, so the first walk also pays for exposing them. With
+--pause, the first walk starts MS after the window was found (not timed), as an agent's
+read comes some time after it listed the apps.
 """
 
 import json
@@ -144,6 +146,11 @@ def walk(window):
 def main(argv):
     args = [a for a in argv[1:]]
     pid = None
+    pause_ms = 0
+    if "--pause" in args:
+        i = args.index("--pause")
+        pause_ms = int(args[i + 1])
+        del args[i : i + 2]
     if "--pid" in args:
         i = args.index("--pid")
         pid = int(args[i + 1])
@@ -155,6 +162,7 @@ def main(argv):
     found = time.perf_counter()
     window = find_window(app_name, pid)
     find_ms = (time.perf_counter() - found) * 1000
+    time.sleep(pause_ms / 1000)
     for run in range(runs + 1):
         started = time.perf_counter()
         nodes, _ = walk(window)
