@@ -5,7 +5,7 @@
  * least 98 %), and the read costs the app under 1 CPU-second and 50 MB.
  */
 import assert from "node:assert/strict";
-import type { Element } from "../protocol/element.ts";
+import type { ActionName, Element } from "../protocol/element.ts";
 import { type App, requireDesktop } from "./support/apps.ts";
 import * as apps from "./support/apps.ts";
 import { session } from "./support/client.ts";
@@ -52,6 +52,31 @@ async function xGeometry(pid: number, title: string) {
   const geo = await run(["getwindowgeometry", "--shell", xid!]);
   const v = (k: string) => Number(new RegExp(`^${k}=(-?\\d+)`, "m").exec(geo)?.[1]);
   return { x: v("X"), y: v("Y"), w: v("WIDTH"), h: v("HEIGHT") };
+}
+
+/**
+ * Reads `window` anew, acts on the element `pick` chooses (`what` names it in failures)
+ * and asserts the driver's `ok`; the effect is for the caller to read back by pyatspi.
+ */
+async function actOn(
+  client: DriverClient,
+  window: string,
+  what: string,
+  pick: (e: Element) => boolean,
+  action: ActionName,
+  value?: string,
+): Promise<void> {
+  const now = await client.call("read_ui", { window });
+  const e = now.elements!.find(pick);
+  assert.ok(e, what);
+  const r = await client.call("act", {
+    window,
+    version: now.version,
+    id: e.id,
+    action,
+    ...(value === undefined ? {} : { value }),
+  });
+  assert.equal(r.ok, true, `${action} ${what}: ${JSON.stringify(r)}`);
 }
 
 /** The page's message is in the map, and `find` finds it by its text. */
@@ -134,32 +159,52 @@ const MATRIX: MatrixApp[] = [
       assert.deepEqual([shot.width, shot.height], [frame!.bounds.w, frame!.bounds.h]);
       // Text entry and a radio button, each effect read back by pyatspi.
       const field = named("AXTextField", "Remote Process");
-      const version = (await client.call("read_ui", { window })).version;
-      const set = await client.call("act", {
+      await actOn(
+        client,
         window,
-        version,
-        id: field.id,
-        action: "set_value",
-        value: "localhost:9010",
-      });
-      assert.equal(set.ok, true, `set_value: ${set.value}`);
+        "the address field",
+        (e) => e.id === field.id,
+        "set_value",
+        "localhost:9010",
+      );
       const texts = await oracleNodes(pid);
       const typed = texts.find((n) => n.role === "text" && n.name === "Remote Process");
       assert.equal(typed?.text, "localhost:9010", "pyatspi reads the typed address");
-      const now = await client.call("read_ui", { window });
-      const radio = now.elements!.find((e) =>
-        e.role === "AXRadioButton" && e.name === "Remote Process:"
-      );
-      assert.ok(radio, "the Remote Process radio button");
-      const checked = await client.call("act", {
-        window,
-        version: now.version,
-        id: radio.id,
-        action: "check",
-      });
-      assert.equal(checked.ok, true, `check: ${checked.value}`);
+      const remote = (e: Element) => e.role === "AXRadioButton" && e.name === "Remote Process:";
+      await actOn(client, window, "the Remote Process radio button", remote, "check");
       const seen = await oracleState(pid, "radio button", "Remote Process:");
       assert.ok(seen?.states.includes("checked"), `pyatspi: checked (${seen?.states})`);
+    },
+  },
+  {
+    family: "Java",
+    label: "FileChooserDemo (Swing demo)",
+    start: () => apps.javaFileChooserDemo(),
+    title: "FileChooserDemo",
+    async check(els, client, window, pid) {
+      const act = (role: string, name: string, action: ActionName) =>
+        actOn(
+          client,
+          window,
+          `the ${role} "${name}"`,
+          (e) => e.role === role && e.name === name,
+          action,
+        );
+      const states = async (role: string, name: string) =>
+        (await oracleState(pid, role, name))?.states ?? [];
+      // A check box both ways, each read back by pyatspi.
+      assert.ok(!(await states("check box", "Show Hidden Files")).includes("checked"));
+      await act("AXCheckBox", "Show Hidden Files", "check");
+      assert.ok((await states("check box", "Show Hidden Files")).includes("checked"));
+      await act("AXCheckBox", "Show Hidden Files", "uncheck");
+      assert.ok(!(await states("check box", "Show Hidden Files")).includes("checked"));
+      // The Custom radio button enables the field beside it, which then takes text.
+      await act("AXRadioButton", "Custom", "check");
+      assert.ok((await states("radio button", "Custom")).includes("checked"));
+      const field = (e: Element) => e.role === "AXTextField";
+      await actOn(client, window, "the custom button's text field", field, "set_value", "Pick");
+      const texts = await oracleNodes(pid);
+      assert.ok(texts.some((n) => n.role === "text" && n.text === "Pick"), "pyatspi reads Pick");
     },
   },
   {

@@ -22,4 +22,8 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# openjdk-17-demo ships its Swing demos under /usr/share/doc, which slim Debian images
+# leave out (dpkg path-exclude): the tests start one of them, so that part is let in.
+$SUDO apt-get install -y -qq --no-install-recommends \
+  -o 'Dpkg::Options::=--path-include=/usr/share/doc/openjdk-17-jre-headless/demo/*' \
+  "${missing[@]}" >/dev/null

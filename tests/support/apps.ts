@@ -351,12 +351,25 @@ export const featherpad = (): Promise<App> => startApp("featherpad", [], "Untitl
 /** SpeedCrunch (Qt 5), a calculator. */
 export const speedcrunch = (): Promise<App> => startApp("speedcrunch", [], "SpeedCrunch");
 
+/** Debian's OpenJDK 17, where the session's Java apps come from. */
+const JDK = "/usr/lib/jvm/java-17-openjdk-amd64";
+
 /**
  * jconsole (Java Swing, Debian's OpenJDK 17), showing its New Connection dialog. Its tree
  * is on the bus through the ATK wrapper the session loads (`JAVA_TOOL_OPTIONS`).
  */
-export const jconsole = (): Promise<App> =>
-  startApp("/usr/lib/jvm/java-17-openjdk-amd64/bin/jconsole", [], "Java Monitoring");
+export const jconsole = (): Promise<App> => startApp(`${JDK}/bin/jconsole`, [], "Java Monitoring");
+
+/**
+ * FileChooserDemo of OpenJDK's Swing demos (openjdk-17-demo): radio buttons, check boxes,
+ * a text field and a combo box, read through the same ATK wrapper as jconsole.
+ */
+export const javaFileChooserDemo = (): Promise<App> =>
+  startApp(
+    `${JDK}/bin/java`,
+    ["-jar", "/usr/share/doc/openjdk-17-jre-headless/demo/jfc/FileChooserDemo/FileChooserDemo.jar"],
+    "FileChooserDemo",
+  );
 
 /** Thunar (GTK 3), the file manager, on `dir`. */
 export const thunar = (dir: string): Promise<App> => startApp("thunar", [dir], "Thunar");
