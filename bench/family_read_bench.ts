@@ -21,11 +21,12 @@
  * not walk a sheet's cells (it would ask for 2^31 children); the engine reads the visible
  * ones, which count as elements of its read.
  *
- * Run inside the headless desktop: `deno task bench family_read`.
+ * Run inside the headless desktop: `deno task bench family_read` (`FAMILIES=Gecko` for one).
  *
  * @module
  */
 import { AtspiEngine } from "../engines/atspi/engine.ts";
+import type { RawNode, WindowTree } from "../model/engine.ts";
 import type { App } from "../tests/support/apps.ts";
 import * as apps from "../tests/support/apps.ts";
 import { FORM_TITLE, onDocument, onFormPage, sheet } from "../tests/support/documents.ts";
@@ -40,10 +41,23 @@ const MAX_ELEMENTS = 5_000;
 /** Between listing the apps and the first read, in the "first read after a pause". */
 const PAUSE_MS = 200;
 
-/** One read: its time and element count. */
+/** One read: its time, element count, and how many elements had a name or a text. */
 interface Read {
   ms: number;
   nodes: number;
+  said: number;
+}
+
+/** The nodes of `tree` with a name or a text (a read of half-filled answers has fewer). */
+function said(tree: WindowTree): number {
+  let n = 0;
+  const stack: RawNode[] = [tree.root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.name || node.value) n++;
+    stack.push(...node.children);
+  }
+  return n;
 }
 
 /**
@@ -66,7 +80,7 @@ async function ours(pid: number, pauseMs = 0): Promise<{ first: Read; fresh: Rea
         maxElements: MAX_ELEMENTS,
         signal: AbortSignal.timeout(20_000),
       });
-      return { ms: performance.now() - t, nodes: tree.nodes };
+      return { ms: performance.now() - t, nodes: tree.nodes, said: said(tree) };
     };
     const firstRead = await read();
     const first = { ...firstRead, ms: listMs + firstRead.ms };
@@ -94,7 +108,7 @@ async function pyatspi(pid: number, pauseMs = 0): Promise<{ first: Read; later: 
     .map((l) => JSON.parse(l) as Read & { warmup?: boolean; find_ms?: number });
   const warmup = rows.find((r) => r.warmup);
   if (!warmup) throw new Error("pyatspi_walk.py printed no first walk");
-  const first = { ms: (warmup.find_ms ?? 0) + warmup.ms, nodes: warmup.nodes };
+  const first = { ms: (warmup.find_ms ?? 0) + warmup.ms, nodes: warmup.nodes, said: warmup.said };
   return { first, later: rows.filter((r) => !r.warmup) };
 }
 
@@ -129,6 +143,7 @@ const SUBJECTS: Subject[] = [
 ];
 
 function line(s: Subject, kind: string, mine: Read[], theirs: Read[], note: string): void {
+  const saids = (rs: Read[]) => rs.map((r) => r.said).join("/");
   const perEl = (rs: Read[]) => median(rs.map((r) => r.ms / r.nodes));
   const o = perEl(mine), p = perEl(theirs);
   emit({
@@ -142,7 +157,7 @@ function line(s: Subject, kind: string, mine: Read[], theirs: Read[], note: stri
       median(mine.map((r) => r.nodes))
     } elements, pyatspi ${round(median(theirs.map((r) => r.ms)), 1)} ms for ${
       median(theirs.map((r) => r.nodes))
-    }; ${note}`,
+    }; with a name or a text: ours ${saids(mine)}, pyatspi ${saids(theirs)}; ${note}`,
   });
 }
 
@@ -164,7 +179,9 @@ async function withApp<T>(s: Subject, fn: (pid: number) => Promise<T>): Promise<
   }
 }
 
-for (const s of SUBJECTS) {
+// `FAMILIES=Gecko,Qt 5` runs only those (a figure under study); the table wants them all.
+const only = Deno.env.get("FAMILIES")?.split(",").map((f) => f.trim());
+for (const s of SUBJECTS.filter((s) => !only || only.includes(s.family))) {
   // Each side gets an app of its own for each first read: it pays for what the app does
   // when some client first looks (atk-bridge builds its cache, GTK 4 exposes its
   // widgets), and the side that came second would find that done. Sides alternate.

@@ -12,8 +12,9 @@ Usage (inside the desktop session, with the system Python that has python3-pyats
 
     /usr/bin/python3 bench/pyatspi_walk.py APP_NAME [RUNS] [--pid PID] [--pause MS]
 
-Prints one JSON line per walk: first {"nodes": N, "ms": T, "warmup": true, "find_ms": F},
-then RUNS lines {"nodes": N, "ms": T}. Finding the window (F: the desktop's apps listed,
+Prints one JSON line per walk: first {"nodes": N, "ms": T, "said": S, "warmup": true,
+"find_ms": F}, then RUNS lines {"nodes": N, "ms": T, "said": S}, S counting the nodes that
+had a name or a text (an app that fills its answers late shows fewer in its first walk). Finding the window (F: the desktop's apps listed,
 and libatspi's first contact with each, which fetches its cache) is timed apart. The
 warm-up walk matters for GTK 4: its objects appear on the bus only once some client
 asked for a widget's children, so the first walk also pays for exposing them. With
@@ -116,17 +117,20 @@ def read_node(node, states):
 
 
 def walk(window):
-    """Reads the window's kept nodes; returns (node count, tree)."""
+    """Reads the window's kept nodes; returns (node count, tree, nodes with a name or text)."""
     count = 0
+    said = 0
     kids = children_with_states(window)
     shown = pyatspi.STATE_SHOWING
     if not any(s.contains(pyatspi.STATE_SHOWING) for _, s in kids):
         shown = pyatspi.STATE_VISIBLE
 
     def visit(node, states, kids):
-        nonlocal count
+        nonlocal count, said
         count += 1
         raw = read_node(node, states)
+        if raw["name"] or raw.get("value"):
+            said += 1
         if states.contains(pyatspi.STATE_MANAGES_DESCENDANTS):
             return raw
         for child, child_states in kids if kids is not None else children_with_states(node):
@@ -140,7 +144,7 @@ def walk(window):
         return raw
 
     root = visit(window, window.getState(), kids)
-    return count, root
+    return count, root, said
 
 
 def main(argv):
@@ -165,9 +169,9 @@ def main(argv):
     time.sleep(pause_ms / 1000)
     for run in range(runs + 1):
         started = time.perf_counter()
-        nodes, _ = walk(window)
+        nodes, _, said = walk(window)
         ms = (time.perf_counter() - started) * 1000
-        line = {"nodes": nodes, "ms": round(ms, 3)}
+        line = {"nodes": nodes, "ms": round(ms, 3), "said": said}
         if run == 0:
             line["warmup"] = True
             line["find_ms"] = round(find_ms, 3)
