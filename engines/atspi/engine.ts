@@ -179,6 +179,10 @@ export class AtspiEngine implements Engine {
 
   async readWindow(window: string, budget: ReadBudget): Promise<WindowTree> {
     const started = performance.now();
+    const before = this.#windows.get(window)?.ref.bus;
+    if (before !== undefined && !this.#known.readOnce.has(before)) {
+      await this.#warmups.settled(before, budget.signal);
+    }
     const tree = await this.#readWindow(window, budget);
     const bus = this.#windows.get(window)?.ref.bus;
     if (bus === undefined || this.#known.readOnce.has(bus)) return tree;

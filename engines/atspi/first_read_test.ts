@@ -70,3 +70,21 @@ Deno.test("first read: a warm-up that failed leaves the app cold", async () => {
   await warmups.start(":1.7", () => Promise.reject(new Error("timeout")));
   assert.equal(warmups.warmAt(":1.7", 10_000), false);
 });
+
+Deno.test("first read: a read waits for the app's warm-up in flight, or for its own abort", async () => {
+  const warmups = new Warmups(() => 0);
+  await warmups.settled(":1.8"); // Never warmed up: nothing to wait for.
+  let answer = () => {};
+  void warmups.start(":1.8", () => new Promise<void>((r) => answer = r));
+  let settled = false;
+  const waiting = warmups.settled(":1.8").then(() => settled = true);
+  await Promise.resolve();
+  assert.equal(settled, false, "the warm-up is still in flight");
+  answer();
+  await waiting;
+  const stop = new AbortController();
+  void warmups.start(":1.9", () => new Promise(() => {}));
+  const aborted = warmups.settled(":1.9", stop.signal);
+  stop.abort();
+  await aborted; // Resolves: the read then fails on its own abort.
+});
