@@ -21,6 +21,13 @@ import type { RawNode, WindowTree } from "../../model/engine.ts";
 export const FILL_STEP_MS = 25;
 /** Past this, the last read stands (the fill took 50 ms at most when measured). */
 export const FILL_MAX_MS = 150;
+/**
+ * A first read starts at least this long after the warm-up's answer. Firefox answers the
+ * bus before it takes in the fill its content processes send back for that `GetItems`: a
+ * read sent on the answer's heels got the old answers in 6 of 8 tries (and so cost a third
+ * read), none of 20 sent 0 to 2 ms later or more.
+ */
+export const FILL_FIRST_MS = 5;
 
 /** What a read says of each node, bounds aside (a page may still be laying out). */
 export function sayOf(tree: WindowTree): string {
@@ -90,23 +97,27 @@ export class Warmups {
   }
 
   /**
-   * Resolves once app `bus`'s warm-up, if one was started, has answered or failed, or
-   * `signal` aborted (the read then fails on its own terms). A read that starts while the
-   * warm-up is in flight races the fill it asked for and comes out partial more often than
-   * not (3 of 6 measured on the form page, against 0 of 9 reads that started after the
-   * answer), which costs {@link untilFilled} a third read.
+   * Resolves {@link FILL_FIRST_MS} after app `bus`'s warm-up answered (at once if none was
+   * started, or it failed), or when `signal` aborts (the read then fails on its own terms).
    */
   settled(bus: string, signal?: AbortSignal): Promise<void> {
     const asked = this.#started.get(bus);
-    if (!asked || !signal) return asked ?? Promise.resolve();
+    if (!asked) return Promise.resolve();
     return new Promise((resolve) => {
-      if (signal.aborted) return resolve();
+      let timer: ReturnType<typeof setTimeout> | undefined;
       const done = () => {
-        signal.removeEventListener("abort", done);
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", done);
         resolve();
       };
-      signal.addEventListener("abort", done, { once: true });
-      asked.then(done);
+      if (signal?.aborted) return resolve();
+      signal?.addEventListener("abort", done, { once: true });
+      asked.then(() => {
+        const answered = this.#answered.get(bus);
+        const left = answered === undefined ? 0 : answered + FILL_FIRST_MS - this.#now();
+        if (left <= 0) done();
+        else timer = setTimeout(done, left);
+      });
     });
   }
 
