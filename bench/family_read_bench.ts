@@ -41,23 +41,24 @@ const MAX_ELEMENTS = 5_000;
 /** Between listing the apps and the first read, in the "first read after a pause". */
 const PAUSE_MS = 200;
 
-/** One read: its time, element count, and how many elements had a name or a text. */
+/** One read: its time and element count. */
 interface Read {
   ms: number;
   nodes: number;
-  said: number;
+  /** For a first read: whether it said what the same side's next read said. */
+  asNext?: boolean;
 }
 
-/** The nodes of `tree` with a name or a text (a read of half-filled answers has fewer). */
-function said(tree: WindowTree): number {
-  let n = 0;
+/** Every node's role, name and text (bounds aside: a page may still be laying out). */
+function says(tree: WindowTree): string {
+  const out: string[] = [];
   const stack: RawNode[] = [tree.root];
   while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node.name || node.value) n++;
-    stack.push(...node.children);
+    const n = stack.pop()!;
+    out.push(`${n.role}|${n.name}|${n.value ?? ""}`);
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
   }
-  return n;
+  return out.join("\n");
 }
 
 /**
@@ -74,18 +75,24 @@ async function ours(pid: number, pauseMs = 0): Promise<{ first: Read; fresh: Rea
     if (!window) throw new Error(`Process ${pid} has no window on the bus`);
     const listMs = performance.now() - t;
     if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
-    const read = async (): Promise<Read> => {
+    type Said = Read & { says: string };
+    const read = async (): Promise<Said> => {
       const t = performance.now();
       const tree = await engine.readWindow(window, {
         maxElements: MAX_ELEMENTS,
         signal: AbortSignal.timeout(20_000),
       });
-      return { ms: performance.now() - t, nodes: tree.nodes, said: said(tree) };
+      return { ms: performance.now() - t, nodes: tree.nodes, says: says(tree) };
     };
     const firstRead = await read();
-    const first = { ...firstRead, ms: listMs + firstRead.ms };
-    const fresh: Read[] = [];
+    const fresh: Said[] = [];
     for (let i = 0; i < RUNS; i++) fresh.push(await read());
+    const next = fresh[0]!.says;
+    const first = {
+      ms: listMs + firstRead.ms,
+      nodes: firstRead.nodes,
+      asNext: firstRead.says === next,
+    };
     return { first, fresh };
   } finally {
     await engine.close();
@@ -105,11 +112,16 @@ async function pyatspi(pid: number, pauseMs = 0): Promise<{ first: Read; later: 
     throw new Error(`pyatspi_walk.py failed: ${new TextDecoder().decode(out.stderr).trim()}`);
   }
   const rows = new TextDecoder().decode(out.stdout).split("\n").filter((l) => l.startsWith("{"))
-    .map((l) => JSON.parse(l) as Read & { warmup?: boolean; find_ms?: number });
+    .map((l) => JSON.parse(l) as Read & { says: string; warmup?: boolean; find_ms?: number });
   const warmup = rows.find((r) => r.warmup);
-  if (!warmup) throw new Error("pyatspi_walk.py printed no first walk");
-  const first = { ms: (warmup.find_ms ?? 0) + warmup.ms, nodes: warmup.nodes, said: warmup.said };
-  return { first, later: rows.filter((r) => !r.warmup) };
+  const later = rows.filter((r) => !r.warmup);
+  if (!warmup || later.length === 0) throw new Error("pyatspi_walk.py printed no first walk");
+  const first = {
+    ms: (warmup.find_ms ?? 0) + warmup.ms,
+    nodes: warmup.nodes,
+    asNext: warmup.says === later[0]!.says,
+  };
+  return { first, later };
 }
 
 /** One app of a family. */
@@ -143,7 +155,12 @@ const SUBJECTS: Subject[] = [
 ];
 
 function line(s: Subject, kind: string, mine: Read[], theirs: Read[], note: string): void {
-  const saids = (rs: Read[]) => rs.map((r) => r.said).join("/");
+  const asNext = (rs: Read[]) => `${rs.filter((r) => r.asNext).length} of ${rs.length}`;
+  const whole = mine[0]?.asNext === undefined
+    ? ""
+    : `; the first read said what the next said: ours ${asNext(mine)}, pyatspi ${
+      asNext(theirs)
+    } (a partial read says less)`;
   const perEl = (rs: Read[]) => median(rs.map((r) => r.ms / r.nodes));
   const o = perEl(mine), p = perEl(theirs);
   emit({
@@ -157,7 +174,7 @@ function line(s: Subject, kind: string, mine: Read[], theirs: Read[], note: stri
       median(mine.map((r) => r.nodes))
     } elements, pyatspi ${round(median(theirs.map((r) => r.ms)), 1)} ms for ${
       median(theirs.map((r) => r.nodes))
-    }; with a name or a text: ours ${saids(mine)}, pyatspi ${saids(theirs)}; ${note}`,
+    }${whole}; ${note}`,
   });
 }
 

@@ -12,9 +12,10 @@ Usage (inside the desktop session, with the system Python that has python3-pyats
 
     /usr/bin/python3 bench/pyatspi_walk.py APP_NAME [RUNS] [--pid PID] [--pause MS]
 
-Prints one JSON line per walk: first {"nodes": N, "ms": T, "said": S, "warmup": true,
-"find_ms": F}, then RUNS lines {"nodes": N, "ms": T, "said": S}, S counting the nodes that
-had a name or a text (an app that fills its answers late shows fewer in its first walk). Finding the window (F: the desktop's apps listed,
+Prints one JSON line per walk: first {"nodes": N, "ms": T, "says": D, "warmup": true,
+"find_ms": F}, then RUNS lines {"nodes": N, "ms": T, "says": D}, D a digest of every node's
+role, name and text: a first walk of answers the app had not filled yet says otherwise than
+the later ones. Finding the window (F: the desktop's apps listed,
 and libatspi's first contact with each, which fetches its cache) is timed apart. The
 warm-up walk matters for GTK 4: its objects appear on the bus only once some client
 asked for a widget's children, so the first walk also pays for exposing them. With
@@ -22,6 +23,7 @@ asked for a widget's children, so the first walk also pays for exposing them. Wi
 read comes some time after it listed the apps.
 """
 
+import hashlib
 import json
 import sys
 import time
@@ -117,20 +119,20 @@ def read_node(node, states):
 
 
 def walk(window):
-    """Reads the window's kept nodes; returns (node count, tree, nodes with a name or text)."""
+    """Reads the window's kept nodes; returns (node count, tree, a digest of every node's
+    role, name and text in walk order)."""
     count = 0
-    said = 0
+    digest = hashlib.sha1()
     kids = children_with_states(window)
     shown = pyatspi.STATE_SHOWING
     if not any(s.contains(pyatspi.STATE_SHOWING) for _, s in kids):
         shown = pyatspi.STATE_VISIBLE
 
     def visit(node, states, kids):
-        nonlocal count, said
+        nonlocal count
         count += 1
         raw = read_node(node, states)
-        if raw["name"] or raw.get("value"):
-            said += 1
+        digest.update(f"{raw['role']}|{raw['name']}|{raw.get('value', '')}\n".encode())
         if states.contains(pyatspi.STATE_MANAGES_DESCENDANTS):
             return raw
         for child, child_states in kids if kids is not None else children_with_states(node):
@@ -144,7 +146,7 @@ def walk(window):
         return raw
 
     root = visit(window, window.getState(), kids)
-    return count, root, said
+    return count, root, digest.hexdigest()
 
 
 def main(argv):
@@ -169,9 +171,9 @@ def main(argv):
     time.sleep(pause_ms / 1000)
     for run in range(runs + 1):
         started = time.perf_counter()
-        nodes, _, said = walk(window)
+        nodes, _, says = walk(window)
         ms = (time.perf_counter() - started) * 1000
-        line = {"nodes": nodes, "ms": round(ms, 3), "said": said}
+        line = {"nodes": nodes, "ms": round(ms, 3), "says": says}
         if run == 0:
             line["warmup"] = True
             line["find_ms"] = round(find_ms, 3)
