@@ -39,7 +39,7 @@ import { askToolkit, readSkeleton, skeletonByWalk, visibilityState } from "./ske
 import { STATE } from "./states.ts";
 import { mapLimit } from "../../util/pool.ts";
 import { buildTree } from "./tree.ts";
-import { untilFilled, Warmups } from "./first_read.ts";
+import { askToFill, hasPage, untilFilled, Warmups } from "./first_read.ts";
 import { isEmpty, uncover, visiblePart } from "./uncover.ts";
 import { Known } from "./known.ts";
 import { searchTree } from "./search.ts";
@@ -172,22 +172,26 @@ export class AtspiEngine implements Engine {
     const limits = this.#limits();
     return this.#warmups.start(bus, async () => {
       if (!this.#known.toolkits.has(bus)) await askToolkit(client, bus, limits, this.#known);
-      if (this.#known.toolkits.get(bus) !== "Gecko") return;
-      await client.call({ bus, path: "/org/a11y/atspi/cache" }, "Cache", "GetItems", limits);
+      return this.#known.toolkits.get(bus) === "Gecko" && await askToFill(client, bus, limits);
     });
   }
 
   async readWindow(window: string, budget: ReadBudget): Promise<WindowTree> {
     const started = performance.now();
     const before = this.#windows.get(window)?.ref.bus;
-    if (before !== undefined && !this.#known.readOnce.has(before)) {
+    if (before !== undefined && !this.#known.filled.has(before)) {
       await this.#warmups.settled(before, budget.signal);
     }
     const tree = await this.#readWindow(window, budget);
     const bus = this.#windows.get(window)?.ref.bus;
-    if (bus === undefined || this.#known.readOnce.has(bus)) return tree;
-    this.#known.readOnce.add(bus);
-    if (this.#known.toolkits.get(bus) !== "Gecko") return tree;
+    if (bus === undefined || this.#known.filled.has(bus)) return tree;
+    if (this.#known.toolkits.get(bus) !== "Gecko") {
+      this.#known.filled.add(bus);
+      return tree;
+    }
+    // Gecko answers its own windows' objects itself; a page's come from the caches.
+    if (!hasPage(tree)) return tree;
+    this.#known.filled.add(bus);
     if (this.#warmups.warmAt(bus, started)) return tree;
     const again = await untilFilled(tree, () => {
       this.#known.forget(bus);

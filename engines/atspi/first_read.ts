@@ -1,33 +1,70 @@
 /**
- * Gecko's first answers to a client. Firefox keeps what it answers over AT-SPI in a cache
- * of "domains" (names, actions, text…) that its content processes fill only once some
- * client asked for them: the first questions get a partial answer (on 3 of 4 fresh starts
- * measured, 19 of a form page's 33 names empty, some action counts 0) and no notification
- * follows when the rest arrives, 20 ms later. So an app's first read is read again,
- * everything asked anew, until two reads in a row agree on what they say.
+ * Gecko's first answers to a client. Firefox keeps what it answers over AT-SPI about a
+ * page in a cache of "domains" (names, bounds, actions, text…) that its content processes
+ * fill only once some client asked for them: the first questions get a partial answer (on
+ * 3 of 4 fresh starts measured, 19 of a form page's 33 names empty, some action counts 0;
+ * extents of (-1, -1, -1, -1), so that none of a long table's rows seemed in view) and no
+ * notification follows when the rest arrives. So an app's first read of a page is read
+ * again, everything asked anew, until two reads in a row agree on what they say. Its own
+ * windows (menus, toolbars) Firefox answers itself, whole.
  *
  * The domains are the app's, kept for its life: once any question filled them, every
- * later answer is whole. So the engine asks a Gecko app for its cache (`GetItems`, what
- * libatspi asks of every app it meets, which reads every object's name and states) as soon
- * as it lists the app; a first read that starts {@link FILL_MAX_MS} after that answer
- * needs no second read. An agent lists the apps before it reads one, and an agent's next
- * call comes later than that.
+ * later answer is whole. So the engine asks a Gecko app to fill them as soon as it lists
+ * the app ({@link askToFill}: its cache, as libatspi asks of every app it meets, and one
+ * page's extents); a first read that starts {@link FILL_MAX_MS} after that answer needs no
+ * second read. An agent lists the apps before it reads one, and an agent's next call comes
+ * later than that.
  *
  * @module
  */
 import type { RawNode, WindowTree } from "../../model/engine.ts";
+import type { AtspiClient, CallLimits } from "./client.ts";
+import { ATSPI_ROLES } from "./roles.ts";
+import { skeletonFromCache } from "./skeleton.ts";
+
+const DOCUMENT_WEB = ATSPI_ROLES.indexOf("document_web");
+
+/**
+ * Asks Gecko app `bus` to fill every cache domain a read uses. `GetItems` fills names and
+ * states (and, through the interfaces it lists, actions, values and texts) but not bounds:
+ * a read that relied on it alone gave 22 of a form page's 52 elements the extents
+ * (-1, -1, -1, -1) and found none of a long table's rows in view. Firefox fills a domain
+ * for every page once any page object was asked for it, so one page's extents do.
+ */
+export async function askToFill(
+  client: AtspiClient,
+  bus: string,
+  limits: CallLimits,
+): Promise<boolean> {
+  const cached = await skeletonFromCache(client, bus, limits);
+  const page = [...cached?.values() ?? []].find((n) => n.role === DOCUMENT_WEB);
+  if (!page) return false; // Nothing to fill yet: a page that comes later is read cold.
+  await client.extents(page.ref, limits);
+  return true;
+}
+
+/** Whether `tree` holds a page (whose objects Gecko answers from its caches). */
+export function hasPage(tree: WindowTree): boolean {
+  const stack: RawNode[] = [tree.root];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.role === "AXWebArea") return true;
+    stack.push(...n.children);
+  }
+  return false;
+}
 
 /** Between two reads of a first read. */
 export const FILL_STEP_MS = 25;
 /** Past this, the last read stands (the fill took 50 ms at most when measured). */
-export const FILL_MAX_MS = 150;
+export const FILL_MAX_MS = Number(Deno.env.get("FILLMAX") ?? 150);
 /**
  * A first read starts at least this long after the warm-up's answer. Firefox answers the
  * bus before it takes in the fill its content processes send back for that `GetItems`: a
  * read sent on the answer's heels got the old answers in 6 of 8 tries (and so cost a third
  * read), none of 20 sent 0 to 2 ms later or more.
  */
-export const FILL_FIRST_MS = 5;
+export const FILL_FIRST_MS = Number(Deno.env.get("FILLFIRST") ?? 5);
 
 /** What a read says of each node, bounds aside (a page may still be laying out). */
 export function sayOf(tree: WindowTree): string {
@@ -82,14 +119,14 @@ export class Warmups {
   }
 
   /**
-   * Asks app `bus` to fill its caches (`ask`), once per app, however often it is listed;
-   * a failed ask leaves the app cold (its first read is then checked by
-   * {@link untilFilled}).
+   * Asks app `bus` to fill its caches (`ask`, which answers whether it asked), once per
+   * app, however often it is listed; an app not asked, or whose ask failed, stays cold
+   * (its first read is then checked by {@link untilFilled}).
    */
-  start(bus: string, ask: () => Promise<unknown>): Promise<void> {
+  start(bus: string, ask: () => Promise<boolean>): Promise<void> {
     if (this.#started.has(bus)) return Promise.resolve();
     const asked = ask().then(
-      () => void this.#answered.set(bus, this.#now()),
+      (filled) => void (filled && this.#answered.set(bus, this.#now())),
       () => undefined,
     );
     this.#started.set(bus, asked);

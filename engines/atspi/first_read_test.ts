@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { RawNode, WindowTree } from "../../model/engine.ts";
-import { FILL_MAX_MS, FILL_STEP_MS, untilFilled, Warmups } from "./first_read.ts";
+import { FILL_MAX_MS, FILL_STEP_MS, hasPage, untilFilled, Warmups } from "./first_read.ts";
 
 /** A window whose one field is named `name`. */
 function tree(name: string, x = 0): WindowTree {
@@ -56,8 +56,8 @@ Deno.test("first read: an app warmed up long enough before the read needs no sec
   const warmups = new Warmups(() => now);
   assert.equal(warmups.warmAt(":1.5", now), false, "never asked: cold");
   let asks = 0;
-  await warmups.start(":1.5", () => Promise.resolve(++asks));
-  await warmups.start(":1.5", () => Promise.resolve(++asks));
+  await warmups.start(":1.5", () => Promise.resolve(++asks > 0));
+  await warmups.start(":1.5", () => Promise.resolve(++asks > 0));
   assert.equal(asks, 1, "asked once per app");
   assert.equal(warmups.warmAt(":1.5", now + FILL_MAX_MS - 1), false, "still filling");
   now += FILL_MAX_MS;
@@ -65,17 +65,26 @@ Deno.test("first read: an app warmed up long enough before the read needs no sec
   assert.equal(warmups.warmAt(":1.6", now), false, "another app is not warmed by it");
 });
 
-Deno.test("first read: a warm-up that failed leaves the app cold", async () => {
+Deno.test("first read: a warm-up that failed, or found nothing to fill, leaves the app cold", async () => {
   const warmups = new Warmups(() => 0);
   await warmups.start(":1.7", () => Promise.reject(new Error("timeout")));
   assert.equal(warmups.warmAt(":1.7", 10_000), false);
+  await warmups.start(":1.6", () => Promise.resolve(false));
+  assert.equal(warmups.warmAt(":1.6", 10_000), false, "no page when listed: not asked");
+});
+
+Deno.test("first read: only a read that holds a page can be partial", () => {
+  const page = tree("User name");
+  assert.equal(hasPage(page), false);
+  page.root.children[0]!.children.push({ ...page.root.children[0]!, role: "AXWebArea" });
+  assert.equal(hasPage(page), true);
 });
 
 Deno.test("first read: a read waits for the app's warm-up in flight, or for its own abort", async () => {
   const warmups = new Warmups(() => 0);
   await warmups.settled(":1.8"); // Never warmed up: nothing to wait for.
   let answer = () => {};
-  void warmups.start(":1.8", () => new Promise<void>((r) => answer = r));
+  void warmups.start(":1.8", () => new Promise<boolean>((r) => answer = () => r(true)));
   let settled = false;
   const waiting = warmups.settled(":1.8").then(() => settled = true);
   await Promise.resolve();

@@ -39,8 +39,11 @@ export class Known {
   readonly toolkits = new Map<string, string>();
   /** Apps whose `EditableText` answered true and changed nothing (Gecko): typed into. */
   readonly editableTextFails = new Set<string>();
-  /** Apps read at least once: Gecko answers its first reads in part (engine.ts). */
-  readonly readOnce = new Set<string>();
+  /**
+   * Apps whose answers are known whole: Gecko answers a page's objects in part until its
+   * caches filled (first_read.ts); other toolkits always whole.
+   */
+  readonly filled = new Set<string>();
 
   /** What is known of `ref`. */
   get(ref: Ref): Fixed | undefined {
