@@ -49,13 +49,16 @@ interface Read {
   asNext?: boolean;
 }
 
-/** Every node's role, name and text (bounds aside: a page may still be laying out). */
+/**
+ * Every node's role, name, text, and whether its bounds are known (Gecko answers (-1, -1,
+ * -1, -1) before it filled them; their values may move while a page lays out).
+ */
 function says(tree: WindowTree): string {
   const out: string[] = [];
   const stack: RawNode[] = [tree.root];
   while (stack.length > 0) {
     const n = stack.pop()!;
-    out.push(`${n.role}|${n.name}|${n.value ?? ""}`);
+    out.push(`${n.role}|${n.name}|${n.value ?? ""}|${n.bounds.w < 0}`);
     for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
   }
   return out.join("\n");

@@ -13,14 +13,14 @@ Usage (inside the desktop session, with the system Python that has python3-pyats
     /usr/bin/python3 bench/pyatspi_walk.py APP_NAME [RUNS] [--pid PID] [--pause MS]
 
 Prints one JSON line per walk: first {"nodes": N, "ms": T, "says": D, "warmup": true,
-"find_ms": F}, then RUNS lines {"nodes": N, "ms": T, "says": D}, D a digest of every node's
-role, name and text: a first walk of answers the app had not filled yet says otherwise than
-the later ones. Finding the window (F: the desktop's apps listed,
-and libatspi's first contact with each, which fetches its cache) is timed apart. The
-warm-up walk matters for GTK 4: its objects appear on the bus only once some client
-asked for a widget's children, so the first walk also pays for exposing them. With
---pause, the first walk starts MS after the window was found (not timed), as an agent's
-read comes some time after it listed the apps.
+"find_ms": F}, then RUNS lines {"nodes": N, "ms": T, "says": D}, D a digest of every
+node's role, name, text and whether its extents are known: a first walk of answers the
+app had not filled yet says otherwise than the later ones. Finding the window (F: the
+desktop's apps listed, and libatspi's first contact with each, which fetches its cache)
+is timed apart. The warm-up walk matters for GTK 4: its objects appear on the bus only
+once some client asked for a widget's children, so the first walk also pays for exposing
+them. With --pause, the first walk starts MS after the window was found (not timed), as
+an agent's read comes some time after it listed the apps.
 """
 
 import hashlib
@@ -132,7 +132,8 @@ def walk(window):
         nonlocal count
         count += 1
         raw = read_node(node, states)
-        digest.update(f"{raw['role']}|{raw['name']}|{raw.get('value', '')}\n".encode())
+        unknown = raw.get("bounds", (0, 0, 0, 0))[2] < 0
+        digest.update(f"{raw['role']}|{raw['name']}|{raw.get('value', '')}|{unknown}\n".encode())
         if states.contains(pyatspi.STATE_MANAGES_DESCENDANTS):
             return raw
         for child, child_states in kids if kids is not None else children_with_states(node):
