@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import type { AtspiClient, Ref } from "./client.ts";
-import { readSkeleton, type Skeleton, skeletonFromCache, unexposed } from "./skeleton.ts";
+import {
+  cacheTooBig,
+  readSkeleton,
+  type Skeleton,
+  skeletonFromCache,
+  unexposed,
+} from "./skeleton.ts";
 import { buildTree } from "./tree.ts";
 import type { RawNode } from "../../model/engine.ts";
 
@@ -223,4 +229,11 @@ Deno.test("skeleton: children filed under another parent are not walked again", 
   const skeleton = await readSkeleton(client, { bus: BUS, path: "/w" }, LIMITS, 20_000);
   assert.deepEqual(skeleton.get("/a")?.children, ["/b"]);
   assert.equal(walks, 0);
+});
+
+Deno.test("skeleton: a cache far bigger than the window's showing part is walked past", () => {
+  assert.equal(cacheTooBig(91, 52), false, "Firefox on a form page");
+  assert.equal(cacheTooBig(276, 78), false, "Chromium's browser objects");
+  assert.equal(cacheTooBig(6_072, 132), true, "Firefox on a 2,000-row table");
+  assert.equal(cacheTooBig(3_000, 400), false, "a window that shows much of its app");
 });
