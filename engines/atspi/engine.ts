@@ -33,7 +33,7 @@ import { performAction } from "./act.ts";
 import { listApps, type WindowEntry } from "./apps.ts";
 import { addParents, hasOwnedWindows } from "./parents.ts";
 import { connectA11yBus } from "./bus.ts";
-import { AtspiClient, type CallLimits, handleOf, NULL_PATH } from "./client.ts";
+import { AtspiClient, type CallLimits, handleOf, NULL_PATH, type Ref } from "./client.ts";
 import { AtspiEvents, MUTE_MS } from "./events.ts";
 import { askToolkit, readSkeleton, skeletonByWalk, visibilityState } from "./skeleton.ts";
 import { STATE } from "./states.ts";
@@ -140,7 +140,8 @@ export class AtspiEngine implements Engine {
     );
     for (const app of apps) {
       client.prepare(app.app);
-      void this.#warmUp(client, app.app);
+      const windows = app.windows.flatMap((w) => this.#windows.get(w.window)?.ref ?? []);
+      void this.#warmUp(client, app.app, windows);
       for (const w of app.windows) {
         w.bounds = windowBoundsOr(w.bounds, () => this.#display(), app.pid, w.title);
       }
@@ -168,11 +169,13 @@ export class AtspiEngine implements Engine {
   }
 
   /** Asks a Gecko app met for the first time to fill its caches (first_read.ts). */
-  #warmUp(client: AtspiClient, bus: string): Promise<void> {
+  #warmUp(client: AtspiClient, bus: string, windows: Ref[]): Promise<void> {
     const limits = this.#limits();
+    const known = this.#known;
     return this.#warmups.start(bus, async () => {
-      if (!this.#known.toolkits.has(bus)) await askToolkit(client, bus, limits, this.#known);
-      return this.#known.toolkits.get(bus) === "Gecko" && await askToFill(client, bus, limits);
+      if (!known.toolkits.has(bus)) await askToolkit(client, bus, limits, known);
+      return known.toolkits.get(bus) === "Gecko" &&
+        await askToFill(client, bus, windows, limits, known);
     });
   }
 

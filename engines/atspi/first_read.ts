@@ -18,11 +18,14 @@
  * @module
  */
 import type { RawNode, WindowTree } from "../../model/engine.ts";
-import type { AtspiClient, CallLimits } from "./client.ts";
+import type { AtspiClient, CallLimits, Ref } from "./client.ts";
+import type { Known } from "./known.ts";
 import { ATSPI_ROLES } from "./roles.ts";
-import { skeletonFromCache } from "./skeleton.ts";
+import { judgeCache, skeletonFromCache } from "./skeleton.ts";
 
 const DOCUMENT_WEB = ATSPI_ROLES.indexOf("document_web");
+/** The most showing nodes counted per window when the warm-up judges the cache. */
+const JUDGED_MAX = 20_000;
 
 /**
  * Asks Gecko app `bus` to fill every cache domain a read uses. `GetItems` fills names and
@@ -34,10 +37,15 @@ const DOCUMENT_WEB = ATSPI_ROLES.indexOf("document_web");
 export async function askToFill(
   client: AtspiClient,
   bus: string,
+  windows: readonly Ref[],
   limits: CallLimits,
+  known: Known,
 ): Promise<boolean> {
   const cached = await skeletonFromCache(client, bus, limits);
-  const page = [...cached?.values() ?? []].find((n) => n.role === DOCUMENT_WEB);
+  if (!cached) return false;
+  // The answer is paid for: a cache too big for the app's windows is not asked again.
+  for (const w of windows) judgeCache(cached, w, known, JUDGED_MAX);
+  const page = [...cached.values()].find((n) => n.role === DOCUMENT_WEB);
   if (!page) return false; // Nothing to fill yet: a page that comes later is read cold.
   await client.extents(page.ref, limits);
   return true;

@@ -138,9 +138,7 @@ export async function readSkeleton(
   remember(skeleton, known);
   const asked = new Map<string, Ref[]>();
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const { missing, shown } = survey(skeleton, root, max);
-    // This read has paid for the answer; the app's next ones walk.
-    if (cacheTooBig(skeleton.size, shown)) known.walkOnly.add(root.bus);
+    const missing = judgeCache(skeleton, root, known, max);
     if (missing.length === 0) break;
     const lists = await mapLimit(missing, 64, (ref) => client.children(ref, limits));
     missing.forEach((ref, i) => asked.set(ref.path, lists[i]!));
@@ -298,6 +296,17 @@ function survey(skeleton: Skeleton, root: Ref, max: number): { missing: Ref[]; s
     }
   }
   return { missing, shown: seen.size };
+}
+
+/**
+ * The nodes of the window at `root` short of their children (see {@link unexposed}); on
+ * the way, marks its app to be walked from now on when its cache `skeleton` proves too big
+ * for that window ({@link cacheTooBig}: whoever asked for it has paid for this answer).
+ */
+export function judgeCache(skeleton: Skeleton, root: Ref, known: Known, max: number): Ref[] {
+  const { missing, shown } = survey(skeleton, root, max);
+  if (cacheTooBig(skeleton.size, shown)) known.walkOnly.add(root.bus);
+  return missing;
 }
 
 /**
