@@ -65,14 +65,14 @@ export function hasPage(tree: WindowTree): boolean {
 /** Between two reads of a first read. */
 export const FILL_STEP_MS = 25;
 /** Past this, the last read stands (the fill took 50 ms at most when measured). */
-export const FILL_MAX_MS = Number(Deno.env.get("FILLMAX") ?? 150);
+export const FILL_MAX_MS = 150;
 /**
  * A first read starts at least this long after the warm-up's answer. Firefox answers the
  * bus before it takes in the fill its content processes send back for that `GetItems`: a
  * read sent on the answer's heels got the old answers in 6 of 8 tries (and so cost a third
  * read), none of 20 sent 0 to 2 ms later or more.
  */
-export const FILL_FIRST_MS = Number(Deno.env.get("FILLFIRST") ?? 5);
+export const FILL_FIRST_MS = 5;
 
 /** What a read says of each node, bounds aside (a page may still be laying out). */
 export function sayOf(tree: WindowTree): string {
