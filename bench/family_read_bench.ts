@@ -26,7 +26,7 @@
  * @module
  */
 import { AtspiEngine } from "../engines/atspi/engine.ts";
-import type { RawNode, WindowTree } from "../model/engine.ts";
+import { sayOf } from "../engines/atspi/first_read.ts";
 import type { App } from "../tests/support/apps.ts";
 import * as apps from "../tests/support/apps.ts";
 import { FORM_TITLE, onDocument, onFormPage, sheet } from "../tests/support/documents.ts";
@@ -50,21 +50,6 @@ interface Read {
 }
 
 /**
- * Every node's role, name, text, and whether its bounds are known (Gecko answers (-1, -1,
- * -1, -1) before it filled them; their values may move while a page lays out).
- */
-function says(tree: WindowTree): string {
-  const out: string[] = [];
-  const stack: RawNode[] = [tree.root];
-  while (stack.length > 0) {
-    const n = stack.pop()!;
-    out.push(`${n.role}|${n.name}|${n.value ?? ""}|${n.bounds.w < 0}`);
-    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
-  }
-  return out.join("\n");
-}
-
-/**
  * Our engine: the first read of the window (`pauseMs` after listing the apps), then
  * {@link RUNS} fresh reads.
  */
@@ -85,7 +70,7 @@ async function ours(pid: number, pauseMs = 0): Promise<{ first: Read; fresh: Rea
         maxElements: MAX_ELEMENTS,
         signal: AbortSignal.timeout(20_000),
       });
-      return { ms: performance.now() - t, nodes: tree.nodes, says: says(tree) };
+      return { ms: performance.now() - t, nodes: tree.nodes, says: sayOf(tree) };
     };
     const firstRead = await read();
     const fresh: Said[] = [];

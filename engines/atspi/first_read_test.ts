@@ -97,3 +97,15 @@ Deno.test("first read: a read waits for the app's warm-up in flight, or for its 
   stop.abort();
   await aborted; // Resolves: the read then fails on its own abort.
 });
+
+Deno.test("first read: a read whose bounds were not known yet does not confirm one that has them", async () => {
+  const unplaced = tree("User name");
+  unplaced.root.children[0]!.bounds = { x: -1, y: -1, w: -1, h: -1 };
+  let asked = 0;
+  const out = await untilFilled(unplaced, () => {
+    asked++;
+    return Promise.resolve(tree("User name"));
+  }, noWait);
+  assert.equal(asked, 2, "the read with bounds was confirmed by one more");
+  assert.equal(out.root.children[0]!.bounds.w, 10);
+});
