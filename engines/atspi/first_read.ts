@@ -75,17 +75,18 @@ export const FILL_MAX_MS = 150;
 export const FILL_FIRST_MS = 5;
 
 /**
- * What a read says of each node: its role, name, text, actions, and whether its bounds are
- * known (Gecko answers (-1, -1, -1, -1) until it filled them), not the bounds themselves
- * (a page may still be laying out).
+ * What a read says of each node, in tree order: its role, name, text, actions, and whether
+ * its bounds are known (Gecko answers (-1, -1, -1, -1) until it filled them). Not the
+ * bounds themselves (a page may still be laying out), nor the objects' paths (LibreOffice
+ * makes its cells anew for each read).
  */
 export function sayOf(tree: WindowTree): string {
   const out: string[] = [];
   const stack: RawNode[] = [tree.root];
   while (stack.length > 0) {
     const n = stack.pop()!;
-    const { handle, role, name, value, actions, bounds } = n;
-    out.push(`${handle}|${role}|${name}|${value ?? ""}|${actions.join(",")}|${bounds.w < 0}`);
+    const { role, name, value, actions, bounds } = n;
+    out.push(`${role}|${name}|${value ?? ""}|${actions.join(",")}|${bounds.w < 0}`);
     for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
   }
   return out.join("\n");
