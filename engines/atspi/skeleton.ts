@@ -310,7 +310,7 @@ export function judgeCache(skeleton: Skeleton, root: Ref, known: Known, max: num
 }
 
 /**
- * Whether app `bus`'s cache has grown too big to be read for a window whose showing part
+ * Whether a cache of `items` objects is too big to be read for a window whose showing part
  * is `shown` nodes: answering it costs the app more than a walk of that part. Firefox
  * answers every object of every page it holds, 6,072 for a long table of which 132 show:
  * 85 ms of its main thread on each read, against 40 ms for the walk of the whole read.
