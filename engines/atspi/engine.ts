@@ -174,8 +174,8 @@ export class AtspiEngine implements Engine {
     const known = this.#known;
     return this.#warmups.start(bus, async () => {
       if (!known.toolkits.has(bus)) await askToolkit(client, bus, limits, known);
-      return known.toolkits.get(bus) === "Gecko" &&
-        await askToFill(client, bus, windows, limits, known);
+      if (known.toolkits.get(bus) !== "Gecko") return "none";
+      return await askToFill(client, bus, windows, limits, known);
     });
   }
 
@@ -185,6 +185,7 @@ export class AtspiEngine implements Engine {
     if (before !== undefined && !this.#known.filled.has(before)) {
       await this.#warmups.settled(before, budget.signal);
     }
+    const asking = performance.now();
     const tree = await this.#readWindow(window, budget);
     const bus = this.#windows.get(window)?.ref.bus;
     if (bus === undefined || this.#known.filled.has(bus)) return tree;
@@ -195,7 +196,7 @@ export class AtspiEngine implements Engine {
     // Gecko answers its own windows' objects itself; a page's come from the caches.
     if (!hasPage(tree)) return tree;
     this.#known.filled.add(bus);
-    if (this.#warmups.warmAt(bus, started)) return tree;
+    if (this.#warmups.warmAt(bus, asking)) return tree;
     const again = await untilFilled(tree, () => {
       this.#known.forget(bus);
       return this.#readWindow(window, budget);

@@ -10,10 +10,14 @@
  *
  * The domains are the app's, kept for its life: once any question filled them, every
  * later answer is whole. So the engine asks a Gecko app to fill them as soon as it lists
- * the app ({@link askToFill}: its cache, as libatspi asks of every app it meets, and one
- * page's extents); a first read that starts {@link FILL_MAX_MS} after that answer needs no
- * second read. An agent lists the apps before it reads one, and an agent's next call comes
- * later than that.
+ * the app ({@link askToFill}: its cache, as libatspi asks of every app it meets, then one
+ * property of each other domain a read uses, then the showing pages' extents) and watches
+ * the fill land: a content process sends what was asked in the order it was asked, so
+ * once a page's bounds, asked last, are known, the names, states, actions, texts and
+ * values asked before them are in too. A first read after that
+ * needs no second read. When the landing cannot be seen (the bounds were known before the
+ * ask: another client had asked), a first read that starts {@link FILL_MAX_MS} after the
+ * answer needs none either.
  *
  * @module
  */
@@ -21,18 +25,42 @@ import type { RawNode, WindowTree } from "../../model/engine.ts";
 import type { AtspiClient, CallLimits, Ref } from "./client.ts";
 import type { Known } from "./known.ts";
 import { ATSPI_ROLES } from "./roles.ts";
-import { judgeCache, skeletonFromCache } from "./skeleton.ts";
+import { judgeCache, type Skeleton, skeletonFromCache, type SkeletonNode } from "./skeleton.ts";
+import { STATE } from "./states.ts";
 
 const DOCUMENT_WEB = ATSPI_ROLES.indexOf("document_web");
 /** The most showing nodes counted per window when the warm-up judges the cache. */
 const JUDGED_MAX = 20_000;
+/**
+ * A property of each interface a read asks Gecko for that is not in its cache's answer
+ * (`GetItems`): asking it makes Firefox fill that interface's domain.
+ */
+const DOMAIN_ASKS = [
+  ["Action", "NActions"],
+  ["Text", "CharacterCount"],
+  ["Value", "CurrentValue"],
+  ["Table", "NRows"],
+] as const;
+/** Between two looks at a page's bounds while the fill is on its way. */
+export const FILL_POLL_MS = 1;
 
 /**
- * Asks Gecko app `bus` to fill every cache domain a read uses. `GetItems` fills names and
- * states (and, through the interfaces it lists, actions, values and texts) but not bounds:
- * a read that relied on it alone gave 22 of a form page's 52 elements the extents
- * (-1, -1, -1, -1) and found none of a long table's rows in view. Firefox fills a domain
- * for every page once any page object was asked for it, so one page's extents do.
+ * What a warm-up found: `none`, no page to fill (a page that comes later is read cold);
+ * `landed`, the fill seen arriving; `asked`, the fill asked for but its arrival not seen.
+ */
+export type Fill = "none" | "landed" | "asked";
+
+type Sleep = (ms: number) => Promise<void>;
+const sleepMs: Sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Asks Gecko app `bus` to fill every cache domain a read uses, and watches it land.
+ * `GetItems` fills names and states, not the rest: a read that relied on it alone gave 22
+ * of a form page's 52 elements the extents (-1, -1, -1, -1), found none of a long table's
+ * rows in view, and gave a button no action. Firefox fills a domain for every page once
+ * any page object was asked for it, so one object's property does for each domain; each
+ * showing page is asked its extents last (each window's may live in a content process of
+ * its own), and again until they are known (1 to 25 ms measured).
  */
 export async function askToFill(
   client: AtspiClient,
@@ -40,15 +68,66 @@ export async function askToFill(
   windows: readonly Ref[],
   limits: CallLimits,
   known: Known,
-): Promise<boolean> {
+  sleep: Sleep = sleepMs,
+): Promise<Fill> {
   const cached = await skeletonFromCache(client, bus, limits);
-  if (!cached) return false;
+  if (!cached) return "none";
   // The answer is paid for: a cache too big for the app's windows is not asked again.
   for (const w of windows) judgeCache(cached, w, known, JUDGED_MAX);
-  const page = [...cached.values()].find((n) => n.role === DOCUMENT_WEB);
-  if (!page) return false; // Nothing to fill yet: a page that comes later is read cold.
-  await client.extents(page.ref, limits);
-  return true;
+  const pages = [...cached.values()].filter((n) => n.role === DOCUMENT_WEB);
+  const showing = pages.filter((n) => n.states.has(STATE.SHOWING));
+  const asked = showing.length > 0 ? showing : pages.slice(0, 1);
+  if (asked.length === 0) return "none";
+  // Each of these asks a domain of its own (a button read with no actions at all when
+  // only names and bounds were asked), on the first page object that has the interface;
+  // all go before the bounds, which are asked last.
+  const inPage = pageObjects(cached, asked[0]!);
+  await Promise.all(DOMAIN_ASKS.map(([iface, prop]) => {
+    const on = inPage.find((n) => n.ifaces.has(iface));
+    return on && client.prop(on.ref, iface, prop, limits).catch(() => undefined);
+  }));
+  return await boundsLanded(client, asked.map((n) => n.ref), limits, sleep);
+}
+
+/** The objects of `page` in `cached`, the page first, at most {@link JUDGED_MAX}. */
+function pageObjects(cached: Skeleton, page: SkeletonNode): SkeletonNode[] {
+  const out: SkeletonNode[] = [];
+  const stack = [page];
+  while (stack.length > 0 && out.length < JUDGED_MAX) {
+    const n = stack.pop()!;
+    out.push(n);
+    for (const c of n.children) {
+      const kid = cached.get(c);
+      if (kid) stack.push(kid);
+    }
+  }
+  return out;
+}
+
+/**
+ * Asks each page in `pages` for its extents until all are known: `landed` when some were
+ * unknown at first and all came in within {@link FILL_MAX_MS}; `asked` when all were known
+ * at once (the domain was on before: nothing shows when the rest lands) or some never came.
+ */
+async function boundsLanded(
+  client: AtspiClient,
+  pages: readonly Ref[],
+  limits: CallLimits,
+  sleep: Sleep,
+): Promise<Fill> {
+  const unknown = async (refs: readonly Ref[]) => {
+    const extents = await Promise.all(refs.map((r) => client.extents(r, limits)));
+    return refs.filter((_, i) => extents[i]![2] < 0);
+  };
+  let left = await unknown(pages);
+  if (left.length === 0) return "asked";
+  const until = performance.now() + FILL_MAX_MS;
+  while (left.length > 0) {
+    if (performance.now() >= until) return "asked";
+    await sleep(FILL_POLL_MS);
+    left = await unknown(left);
+  }
+  return "landed";
 }
 
 /** Whether `tree` holds a page (whose objects Gecko answers from its caches). */
@@ -119,11 +198,11 @@ export async function untilFilled(
 }
 
 /**
- * When each app's caches were asked to fill (see the module's note), by bus name.
- * `now` is injectable for tests.
+ * When each app's caches were asked to fill, and whether the fill was seen landing (see
+ * the module's note), by bus name. `now` is injectable for tests.
  */
 export class Warmups {
-  readonly #answered = new Map<string, number>();
+  readonly #answered = new Map<string, { at: number; landed: boolean }>();
   readonly #started = new Map<string, Promise<void>>();
   readonly #now: () => number;
 
@@ -133,14 +212,18 @@ export class Warmups {
   }
 
   /**
-   * Asks app `bus` to fill its caches (`ask`, which answers whether it asked), once per
-   * app, however often it is listed; an app not asked, or whose ask failed, stays cold
-   * (its first read is then checked by {@link untilFilled}).
+   * Asks app `bus` to fill its caches (`ask`, which answers what it found), once per app,
+   * however often it is listed; an app with nothing to fill, or whose ask failed, stays
+   * cold (its first read is then checked by {@link untilFilled}).
    */
-  start(bus: string, ask: () => Promise<boolean>): Promise<void> {
+  start(bus: string, ask: () => Promise<Fill>): Promise<void> {
     if (this.#started.has(bus)) return Promise.resolve();
     const asked = ask().then(
-      (filled) => void (filled && this.#answered.set(bus, this.#now())),
+      (fill) => {
+        if (fill !== "none") {
+          this.#answered.set(bus, { at: this.#now(), landed: fill === "landed" });
+        }
+      },
       () => undefined,
     );
     this.#started.set(bus, asked);
@@ -148,7 +231,8 @@ export class Warmups {
   }
 
   /**
-   * Resolves {@link FILL_FIRST_MS} after app `bus`'s warm-up answered (at once if none was
+   * Resolves once app `bus`'s warm-up is over: when it saw the fill land, or
+   * {@link FILL_FIRST_MS} after an answer whose fill it could not see (at once if none was
    * started, or it failed), or when `signal` aborts (the read then fails on its own terms).
    */
   settled(bus: string, signal?: AbortSignal): Promise<void> {
@@ -165,16 +249,17 @@ export class Warmups {
       signal?.addEventListener("abort", done, { once: true });
       asked.then(() => {
         const answered = this.#answered.get(bus);
-        const left = answered === undefined ? 0 : answered + FILL_FIRST_MS - this.#now();
+        const left = !answered || answered.landed ? 0 : answered.at + FILL_FIRST_MS - this.#now();
         if (left <= 0) done();
         else timer = setTimeout(done, left);
       });
     });
   }
 
-  /** Whether a read of app `bus` that started at `at` found its caches filled. */
+  /** Whether a read of app `bus` that started asking at `at` found its caches filled. */
   warmAt(bus: string, at: number): boolean {
     const answered = this.#answered.get(bus);
-    return answered !== undefined && at - answered >= FILL_MAX_MS;
+    if (!answered) return false;
+    return answered.landed ? at >= answered.at : at - answered.at >= FILL_MAX_MS;
   }
 }

@@ -155,6 +155,8 @@ export interface OracleState {
   extents: [number, number, number, number];
   /** Text contents, when it has a Text interface. */
   text?: string;
+  /** Its actions' names, when it has an Action interface. */
+  actions?: string[];
 }
 
 /**
@@ -219,6 +221,11 @@ entry = {
 try:
     t = node.queryText()
     entry["text"] = t.getText(0, min(t.characterCount, 4096))
+except Exception:
+    pass
+try:
+    a = node.queryAction()
+    entry["actions"] = [a.getName(i) for i in range(a.nActions)]
 except Exception:
     pass
 print(json.dumps(entry))
