@@ -26,11 +26,15 @@ interface Target {
   nth?: number;
 }
 
-/** The same node as pyatspi names it: its role names (`a|b`), name, and which. */
+/**
+ * The same node as pyatspi names it: its role names (`a|b`), name, and which; `deep` to
+ * look inside lists that manage their descendants.
+ */
 interface Seen {
   role: string;
   name: string;
   nth?: number;
+  deep?: boolean;
 }
 
 /** A driver session on one app's window. */
@@ -73,10 +77,11 @@ async function expectState(
   present = true,
 ): Promise<void> {
   const until = Date.now() + 5_000;
-  let seen = await oracleState(pid, node.role, node.name, node.nth);
+  const read = () => oracleState(pid, node.role, node.name, node.nth, node.deep);
+  let seen = await read();
   while (seen?.states.includes(state) !== present && Date.now() < until) {
     await new Promise((r) => setTimeout(r, 100));
-    seen = await oracleState(pid, node.role, node.name, node.nth);
+    seen = await read();
   }
   assert.equal(
     seen?.states.includes(state),
@@ -250,6 +255,23 @@ Deno.test("GTK 3: check boxes, notebook tabs, a stack switcher and an expander",
     await done(d, expander, "collapse", true);
     await done(d, expander, "expand");
     await expectState(pid, { role: "toggle button", name: "Expander" }, "expanded");
+  });
+});
+
+Deno.test("GTK 3: a tree view's rows are selected without the pointer; a button takes the focus", async () => {
+  await driving(() => apps.widgetFactory(), async (d) => {
+    const pid = d.app.pid;
+    // A tree view of several columns refuses SelectChild; its Table selects the row.
+    const cell = (name: string) => ({ role: "table cell", name, deep: true });
+    for (const name of ["Andrea", "Otto"]) {
+      const r = await d.act({ role: "AXCell", name }, "select");
+      assert.equal(r.ok, true, `select "${name}": ${JSON.stringify(r.value)}`);
+      assert.equal(r.via, "action", `"${name}" selected through the tree view, not a click`);
+      await expectState(pid, cell(name), "selected");
+    }
+    await expectState(pid, cell("Andrea"), "selected", false);
+    await done(d, { role: "AXButton", name: "link button" }, "focus");
+    await expectState(pid, { role: "push button", name: "link button" }, "focused");
   });
 });
 

@@ -109,9 +109,11 @@ async function readBack(
 }
 
 /**
- * Selects the element through its parent's `Selection` (list rows, tabs, options): the way
- * screen readers select, with no pointer and no side effect of a click. False when the
- * parent has no such interface or refuses.
+ * Selects the element through its parent's `Selection` (list rows, tabs, options), or
+ * selects its row through its parent's `Table`: the ways screen readers select, with no
+ * pointer and no side effect of a click. GTK 3's tree view refuses `SelectChild` when it
+ * has more than one column, and takes `AddRowSelection`. False when the parent has neither
+ * interface or refuses.
  */
 async function selectInParent(client: AtspiClient, ref: Ref, limits: CallLimits): Promise<boolean> {
   const [parent, index] = await Promise.all([
@@ -120,9 +122,15 @@ async function selectInParent(client: AtspiClient, ref: Ref, limits: CallLimits)
   ]);
   const up = { bus: parent[0] || ref.bus, path: parent[1] };
   if (!up.path || index < 0) return false;
-  const [ifaces] = await client.call(up, "Accessible", "GetInterfaces", limits);
-  if (!(ifaces as string[]).includes("org.a11y.atspi.Selection")) return false;
-  const [ok] = await client.call(up, "Selection", "SelectChild", limits, "i", [index]);
+  const [ifaces] = (await client.call(up, "Accessible", "GetInterfaces", limits)) as [string[]];
+  if (ifaces.includes("org.a11y.atspi.Selection")) {
+    const [ok] = await client.call(up, "Selection", "SelectChild", limits, "i", [index]);
+    if (ok === true) return true;
+  }
+  if (!ifaces.includes("org.a11y.atspi.Table")) return false;
+  const [row] = await client.call(up, "Table", "GetRowAtIndex", limits, "i", [index]);
+  if (typeof row !== "number" || row < 0) return false;
+  const [ok] = await client.call(up, "Table", "AddRowSelection", limits, "i", [row]);
   return ok === true;
 }
 
