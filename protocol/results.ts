@@ -116,14 +116,15 @@ export const ActResult = z.strictObject({
   /**
    * False when the action ran but did not do what was asked: a `set_value` or `type_text`
    * whose element, read back, holds something else, or a `check`, `uncheck`, `expand`,
-   * `collapse` or `select` whose element did not come to that state (`value` says what).
+   * `collapse`, `select` or `focus` whose element did not come to that state (`value` says
+   * what).
    */
   ok: z.boolean(),
   version: z.number().int(),
   via: Via,
   /**
    * When `ok` is false: what the element holds (its text), or is (`unchecked`, `checked`,
-   * `collapsed`, `expanded`, `not selected`) after a state action.
+   * `collapsed`, `expanded`, `not selected`, `not focused`) after a state action.
    */
   value: z.string().optional(),
   /** The element already was as asked (`check` on a checked box): nothing was done. */

@@ -14,7 +14,7 @@ import { Variant } from "../../platform/dbus/mod.ts";
 import { enterText } from "./text_entry.ts";
 import type { Known } from "./known.ts";
 import { alive, centre, doNamedAction, type Input, refused } from "./named_action.ts";
-import { stateAction } from "./state_action.ts";
+import { focusAction, stateAction } from "./state_action.ts";
 import { scrollIntoView } from "./scroll.ts";
 import { clickText } from "./text_click.ts";
 
@@ -96,11 +96,8 @@ export async function performAction(
     case "show_menu":
       if (await doNamedAction(client, ref, node, prefs!, limits)) return { via: "action" };
       return await pixelClick("right");
-    case "focus": {
-      const [ok] = await client.call(ref, "Component", "GrabFocus", limits);
-      if (ok === false) throw refused(node, "focus");
-      return { via: "action" };
-    }
+    case "focus":
+      return await focusAction(client, ref, node, limits);
     case "scroll_into_view":
       return await scrollIntoView(client, input, ref, window, limits);
     case "set_value":

@@ -1,6 +1,6 @@
 /**
- * Actions that leave an element in a state: `check`, `uncheck`, `expand`, `collapse` and
- * `select`. The state is read first (an element already in it is left alone, so a
+ * Actions that leave an element in a state: `check`, `uncheck`, `expand`, `collapse`,
+ * `select`, and `focus` ({@link focusAction}). The state is read first (an element already in it is left alone, so a
  * repeated `check` never unchecks), the element's own way is tried (its parent's
  * `Selection` for `select`, then its named action; a pixel click only when it offers
  * neither), and the state is read back: when it did not come, the outcome says what the
@@ -176,4 +176,22 @@ export async function stateAction(
     if (last) break;
   }
   return { via, found: want.otherwise(now ?? await stateOf(client, ref, limits)) };
+}
+
+/**
+ * Gives the element the keyboard focus (`Component.GrabFocus`) and reads it back: a
+ * toolkit may answer true and put the focus elsewhere (LibreOffice focuses a toolbar, not
+ * the toolbar's button), which is `found: "not focused"`, never a silent success.
+ */
+export async function focusAction(
+  client: AtspiClient,
+  ref: Ref,
+  node: RawNode,
+  limits: CallLimits,
+): Promise<ActOutcome> {
+  const [ok] = await client.call(ref, "Component", "GrabFocus", limits);
+  if (ok === false) throw refused(node, "focus");
+  const focused = (s: StateSet) => s.has(STATE.FOCUSED);
+  const now = await readBack(client, ref, limits, focused, READ_BACK_MS);
+  return focused(now) ? { via: "action" } : { via: "action", found: "not focused" };
 }
