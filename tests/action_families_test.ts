@@ -296,7 +296,7 @@ Deno.test("GTK 4: a tree list's rows collapse and expand by their namespaced act
   });
 });
 
-Deno.test("Qt: a menu opens a modal dialog by press, whose boxes and tabs then act", async () => {
+Deno.test("Qt: a menu opens a modal dialog by press, whose boxes, combo and tabs then act", async () => {
   await driving(() => apps.featherpad(), async (d) => {
     const pid = d.app.pid;
     await done(d, { role: "AXMenuItem", name: "Options" }, "press");
@@ -312,6 +312,25 @@ Deno.test("Qt: a menu opens a modal dialog by press, whose boxes and tabs then a
     await done(d, box, "check", true);
     await done(d, box, "uncheck");
     await expectState(pid, seen, "checked", false);
+    await done(d, { role: "AXCheckBox", name: "Tab navigation wraps around" }, "focus");
+    await expectState(pid, { role: "check box", name: "Tab navigation wraps around" }, "focused");
+    // A closed combo's options are beyond the map: found with scope "all". Qt's list takes
+    // a selection it never commits; the combo must show the option.
+    const found = await d.client.call("find", {
+      window: d.window,
+      query: { name: "South" },
+      scope: "all",
+    });
+    const south = found.elements.find((e) => e.actions.includes("select"));
+    assert.ok(south, "the combo's option is found");
+    const picked = await d.client.call("act", {
+      window: d.window,
+      version: found.version,
+      id: south.id,
+      action: "select",
+    });
+    assert.equal(picked.ok, true, `select "South": ${picked.value}`);
+    assert.ok(await oracleState(pid, "combo box", "South"), "pyatspi: the combo shows South");
     // Qt 5 marks no tab selectable: a tab is pressed, and the effect is the other page.
     await done(d, { role: "AXRadioButton", name: "Text" }, "press");
     await expectState(pid, seen, "showing", false);

@@ -72,6 +72,19 @@ export async function doNamedAction(
   // No Action interface, or one with no action (GTK 4 puts it on every widget): the tree
   // read said so, and asking again would only fail.
   if (!node.actions.includes("press")) return false;
+  return await doActionNamed(client, ref, prefs, limits);
+}
+
+/**
+ * Does the first of `prefs` that object `ref` names among its actions, for an object the
+ * map has not read (a combo box above an option); false when it has none of them.
+ */
+export async function doActionNamed(
+  client: AtspiClient,
+  ref: Ref,
+  prefs: readonly string[],
+  limits: CallLimits,
+): Promise<boolean> {
   let names: string[];
   try {
     names = await actionNames(client, ref, limits);

@@ -12,6 +12,8 @@ import type { ActOutcome, RawNode } from "../../model/engine.ts";
 import type { AtspiClient, CallLimits, Ref } from "./client.ts";
 import { centre, doNamedAction, type Input, refused } from "./named_action.ts";
 import { STATE, StateSet } from "./states.ts";
+import { pollUntil } from "../../util/poll.ts";
+import { comboOf, selectOption } from "./combo_option.ts";
 
 /** The actions this module performs. */
 export type StateActionName = "check" | "uncheck" | "expand" | "collapse" | "select";
@@ -93,20 +95,13 @@ async function stateOf(client: AtspiClient, ref: Ref, limits: CallLimits): Promi
 }
 
 /** Polls the state until `reached` or `ms` pass; the last state read. */
-async function readBack(
+const readBack = (
   client: AtspiClient,
   ref: Ref,
   limits: CallLimits,
   reached: (s: StateSet) => boolean,
   ms: number,
-): Promise<StateSet> {
-  const until = performance.now() + ms;
-  while (true) {
-    const s = await stateOf(client, ref, limits);
-    if (reached(s) || performance.now() >= until) return s;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+): Promise<StateSet> => pollUntil(() => stateOf(client, ref, limits), reached, ms);
 
 /**
  * Selects the element through its parent's `Selection` (list rows, tabs, options), or
@@ -144,6 +139,13 @@ export async function stateAction(
   limits: CallLimits,
 ): Promise<ActOutcome> {
   const want = WANT[action];
+  if (action === "select") {
+    const combo = await comboOf(client, ref, limits);
+    if (combo) {
+      const inList = () => selectInParent(client, ref, limits);
+      return await selectOption(client, input, ref, node, combo, inList, limits);
+    }
+  }
   const stateful = node[want.field] !== undefined;
   // Check boxes only: what would "check" mean on a button? Menu items and plain rows are
   // selected and expanded by their action, with no state to read back.
@@ -181,16 +183,21 @@ export async function stateAction(
 /**
  * Gives the element the keyboard focus (`Component.GrabFocus`) and reads it back: a
  * toolkit may answer true and put the focus elsewhere (LibreOffice focuses a toolbar, not
- * the toolbar's button), which is `found: "not focused"`, never a silent success.
+ * the toolbar's button), which is `found: "not focused"`, never a silent success. A page
+ * in a browser is not read back (`readable` false): the page moves its focus, but the
+ * browser says FOCUSED only while its content holds the window's keyboard, which a page
+ * task that ended on the focus (MiniWoB's focus-text) never saw.
  */
 export async function focusAction(
   client: AtspiClient,
   ref: Ref,
   node: RawNode,
   limits: CallLimits,
+  readable: boolean,
 ): Promise<ActOutcome> {
   const [ok] = await client.call(ref, "Component", "GrabFocus", limits);
   if (ok === false) throw refused(node, "focus");
+  if (!readable) return { via: "action" };
   const focused = (s: StateSet) => s.has(STATE.FOCUSED);
   const now = await readBack(client, ref, limits, focused, READ_BACK_MS);
   return focused(now) ? { via: "action" } : { via: "action", found: "not focused" };
