@@ -51,12 +51,13 @@ export async function comboOf(
   const list = await parentOf(client, ref, limits);
   const combo = list && await parentOf(client, list, limits);
   if (!list || !combo) return undefined;
-  const [[role], shows, count] = await Promise.all([
-    client.call(combo, "Accessible", "GetRole", limits),
+  const [role] = await client.call(combo, "Accessible", "GetRole", limits);
+  if (role !== COMBO_BOX) return undefined;
+  const [shows, count] = await Promise.all([
     nameOf(client, combo, limits),
     client.prop(list, "Accessible", "ChildCount", limits).then(Number),
   ]);
-  if (role !== COMBO_BOX || shows === "" || !(count <= MAX_OPTIONS)) return undefined;
+  if (shows === "" || !(count <= MAX_OPTIONS)) return undefined;
   const names = await Promise.all(
     Array.from({ length: count }, async (_, i) => {
       const option = await childAt(client, list, i, limits);

@@ -14,10 +14,9 @@
  * property of each other domain a read uses, then the showing pages' extents) and watches
  * the fill land: a content process sends what was asked in the order it was asked, so
  * once a page's bounds, asked last, are known, the names, states, actions, texts and
- * values asked before them are in too. A first read after that
- * needs no second read. When the landing cannot be seen (the bounds were known before the
- * ask: another client had asked), a first read that starts {@link FILL_MAX_MS} after the
- * answer needs none either.
+ * values asked before them are in too. A first read after that needs no second read. When
+ * the landing cannot be seen (the bounds were known before the ask: another client had
+ * asked), a first read that starts {@link FILL_MAX_MS} after the answer needs none either.
  *
  * @module
  */

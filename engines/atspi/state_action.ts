@@ -1,10 +1,11 @@
 /**
  * Actions that leave an element in a state: `check`, `uncheck`, `expand`, `collapse`,
- * `select`, and `focus` ({@link focusAction}). The state is read first (an element already in it is left alone, so a
- * repeated `check` never unchecks), the element's own way is tried (its parent's
- * `Selection` for `select`, then its named action; a pixel click only when it offers
- * neither), and the state is read back: when it did not come, the outcome says what the
- * element is (`found`), never a silent success.
+ * `select`, and `focus` ({@link focusAction}). The state is read first (an element
+ * already in it is left alone, so a repeated `check` never unchecks), the element's own
+ * way is tried (its parent's `Selection`, or `Table` for a row, for `select`, then its
+ * named action; a pixel click only when it offers neither), and the state is read back:
+ * when it did not come, the outcome says what the element is (`found`), never a silent
+ * success. A combo box's option is done when the combo shows it (combo_option.ts).
  *
  * @module
  */
