@@ -286,13 +286,21 @@ Deno.test("GTK 3: a tree view's rows are selected without the pointer; a button 
   });
 });
 
-Deno.test("GTK 4: a tree list's rows collapse and expand by their namespaced actions", async () => {
+Deno.test("GTK 4: tree rows collapse and expand, a tab is selected, focus is refused plainly", async () => {
   await driving(() => apps.gtk4Demo(), async (d) => {
     const row = { role: "AXGroup", name: "Benchmark" };
     await done(d, row, "collapse");
     await expectState(d.app.pid, { role: "panel", name: "Benchmark" }, "expanded", false);
     await done(d, row, "expand");
     await expectState(d.app.pid, { role: "panel", name: "Benchmark" }, "expanded");
+    // The source pane's second tab ("Info" is the first's, both are named "Tab").
+    await done(d, { role: "AXRadioButton", name: "Tab", nth: 1 }, "select");
+    await expectState(d.app.pid, { role: "page tab", name: "Tab", nth: 1 }, "selected");
+    await expectState(d.app.pid, { role: "page tab", name: "Tab", nth: 0 }, "selected", false);
+    // GTK 4 takes no focus request, and a click would press the row: a structured refusal.
+    const err = await d.act(row, "focus").catch((e) => e);
+    assert.ok(err instanceof DriverError, `focus answered ${JSON.stringify(err)}`);
+    assert.equal(err.code, "action_not_supported");
   });
 });
 

@@ -97,7 +97,7 @@ export async function performAction(
       if (await doNamedAction(client, ref, node, prefs!, limits)) return { via: "action" };
       return await pixelClick("right");
     case "focus":
-      return await focusAction(client, ref, node, limits, !isBrowser(known, ref.bus));
+      return await focusAction(client, input, ref, node, limits, !isBrowser(known, ref.bus));
     case "scroll_into_view":
       return await scrollIntoView(client, input, ref, window, limits);
     case "set_value":

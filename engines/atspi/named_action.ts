@@ -5,6 +5,7 @@
  * @module
  */
 import { DriverError } from "../../protocol/errors.ts";
+import { DBusError } from "../../platform/dbus/mod.ts";
 import type { PixelInput, RawNode } from "../../model/engine.ts";
 import type { AtspiClient, CallLimits, Ref } from "./client.ts";
 import { STATE, StateSet } from "./states.ts";
@@ -134,6 +135,26 @@ async function doAction(
     // Sent and not answered: done as far as anyone can tell; what it did (a dialog) is
     // for the settle that follows to see.
     if (err instanceof DriverError && err.code === "timeout") return true;
+    throw err;
+  }
+}
+
+/**
+ * Asks the toolkit to move the keyboard focus to `ref` (`Component.GrabFocus`): its
+ * answer, or `unsupported` when the toolkit takes no such request (GTK 4 answers D-Bus
+ * `NotSupported`, which left a raw bus error in the agent's answer).
+ */
+export async function grabFocus(
+  client: AtspiClient,
+  ref: Ref,
+  limits: CallLimits,
+): Promise<boolean | "unsupported"> {
+  try {
+    const [ok] = await client.call(ref, "Component", "GrabFocus", limits);
+    return ok !== false;
+  } catch (err) {
+    const name = err instanceof DBusError ? err.errorName : "";
+    if (name === "org.freedesktop.DBus.Error.NotSupported") return "unsupported";
     throw err;
   }
 }

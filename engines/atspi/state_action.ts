@@ -11,7 +11,8 @@
  */
 import type { ActOutcome, RawNode } from "../../model/engine.ts";
 import type { AtspiClient, CallLimits, Ref } from "./client.ts";
-import { centre, doNamedAction, type Input, refused } from "./named_action.ts";
+import { centre, doNamedAction, grabFocus, type Input, refused } from "./named_action.ts";
+import { DriverError } from "../../protocol/errors.ts";
 import { STATE, StateSet } from "./states.ts";
 import { pollUntil } from "../../util/poll.ts";
 import { comboOf, selectOption } from "./combo_option.ts";
@@ -187,19 +188,35 @@ export async function stateAction(
  * the toolbar's button), which is `found: "not focused"`, never a silent success. A page
  * in a browser is not read back (`readable` false): the page moves its focus, but the
  * browser says FOCUSED only while its content holds the window's keyboard, which a page
- * task that ended on the focus (MiniWoB's focus-text) never saw.
+ * task that ended on the focus (MiniWoB's focus-text) never saw. GTK 4 takes no focus
+ * request: a text field is clicked into, as a user does (`via: "pixel"`); anything else is
+ * refused, since a click would press it.
  */
 export async function focusAction(
   client: AtspiClient,
+  input: Input,
   ref: Ref,
   node: RawNode,
   limits: CallLimits,
   readable: boolean,
 ): Promise<ActOutcome> {
-  const [ok] = await client.call(ref, "Component", "GrabFocus", limits);
-  if (ok === false) throw refused(node, "focus");
-  if (!readable) return { via: "action" };
+  const grabbed = await grabFocus(client, ref, limits);
+  if (grabbed === false) throw refused(node, "focus");
+  let via: ActOutcome["via"] = "action";
+  if (grabbed === "unsupported") {
+    if (!node.actions.includes("type_text")) {
+      throw new DriverError(
+        "action_not_supported",
+        `Cannot focus "${node.name || node.role}": its toolkit moves no focus on request ` +
+          "(GTK 4), and a click would press it",
+        { actions: node.actions },
+      );
+    }
+    await input({ kind: "click", ...centre(node), button: "left", count: 1 });
+    via = "pixel";
+  }
+  if (!readable) return { via };
   const focused = (s: StateSet) => s.has(STATE.FOCUSED);
   const now = await readBack(client, ref, limits, focused, READ_BACK_MS);
-  return focused(now) ? { via: "action" } : { via: "action", found: "not focused" };
+  return focused(now) ? { via } : { via, found: "not focused" };
 }
