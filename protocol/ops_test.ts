@@ -9,7 +9,7 @@ import { DISPLAY as README_DISPLAY } from "./_testing.ts";
 const README_FIND_REQUEST =
   `{"jsonrpc":"2.0","id":1,"method":"find","params":{"window":"w770671b2","query":{"role":"AXButton","name_contains":"7"}}}`;
 const README_FIND_ANSWER =
-  `{"jsonrpc":"2.0","id":1,"result":{"elements":[{"id":"43ysv4bvdn53","role":"AXButton","name":"7 7","bounds":{"x":16,"y":288,"w":55,"h":40},"enabled":true,"focused":false,"actions":["press","click","focus"],"parent":"mcqwz0wr26st"}],"version":1,"engine":"atspi","ms":67.66}}`;
+  `{"jsonrpc":"2.0","id":1,"result":{"elements":[{"id":"43ysv4bvdn53","role":"AXButton","name":"7 7","bounds":{"x":16,"y":288,"w":55,"h":40},"enabled":true,"focused":false,"actions":["press","click"],"parent":"mcqwz0wr26st"}],"version":1,"engine":"atspi","ms":67.66}}`;
 
 /** The ops of protocol.md's "Ops" table, in its order. */
 const PROTOCOL_MD_OPS = [

@@ -40,6 +40,11 @@ export class Known {
   /** Apps whose `EditableText` answered true and changed nothing (Gecko): typed into. */
   readonly editableTextFails = new Set<string>();
   /**
+   * Apps whose toolkit takes no `Component.GrabFocus` (GTK 4 answers `NotSupported`): only
+   * their text fields offer `focus` (clicked into).
+   */
+  readonly noFocusRequest = new Set<string>();
+  /**
    * Apps whose answers are known whole: Gecko answers a page's objects in part until its
    * caches filled (first_read.ts); other toolkits always whole.
    */

@@ -253,6 +253,9 @@ async function enrich(
   const ref = node.ref;
   const role = atspiRoleName(node.role);
   const jobs: Promise<void>[] = [];
+  if (known.noFocusRequest.has(ref.bus) && !raw.actions.includes("type_text")) {
+    raw.actions = raw.actions.filter((a) => a !== "focus");
+  }
   if (node.ifaces.has("Action")) {
     // GTK 4 puts the Action interface on every widget; only a non-zero count means the
     // element really can be pressed.
