@@ -84,22 +84,26 @@ async function openAndClick(
   limits: CallLimits,
 ): Promise<boolean> {
   if (!await doActionNamed(client, combo.ref, OPEN, limits)) return false;
-  const until = performance.now() + OPEN_MS;
-  while (performance.now() < until) {
+  // The option's part inside the list, once it shows: no area until then.
+  const target = async (): Promise<Rect> => {
     const [[words], row, list] = await Promise.all([
       client.call(ref, "Accessible", "GetState", limits),
       client.extents(ref, limits),
       client.extents(combo.list, limits),
     ]);
-    const [x, y, w, h] = intersect(row, list);
-    if (new StateSet(words as number[]).has(STATE.SHOWING) && w > 0 && h > 0) {
-      const at = { x: Math.round(x + w / 2), y: Math.round(y + h / 2) };
-      await input({ kind: "click", ...at, button: "left", count: 1 });
-      return true;
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return false;
+    return new StateSet(words as number[]).has(STATE.SHOWING) ? intersect(row, list) : [0, 0, 0, 0];
+  };
+  const hasArea = ([, , w, h]: Rect) => w > 0 && h > 0;
+  const [x, y, w, h] = await pollUntil(target, hasArea, OPEN_MS);
+  if (!hasArea([x, y, w, h])) return false;
+  await input({
+    kind: "click",
+    x: Math.round(x + w / 2),
+    y: Math.round(y + h / 2),
+    button: "left",
+    count: 1,
+  });
+  return true;
 }
 
 type Rect = [number, number, number, number];

@@ -16,6 +16,7 @@ import { type AtspiClient, type CallLimits, NULL_PATH, type Ref } from "./client
 import { alive, type Input } from "./named_action.ts";
 import { isEmpty, visiblePart } from "./uncover.ts";
 import { wheelToCell } from "./scroll_table.ts";
+import { pollUntil } from "../../util/poll.ts";
 
 /** ATSPI_SCROLL_ANYWHERE: the least scrolling that shows the element. */
 const SCROLL_ANYWHERE = 6;
@@ -42,12 +43,8 @@ async function cameIntoView(
   window: Bounds,
   limits: CallLimits,
 ): Promise<boolean> {
-  const until = performance.now() + READ_BACK_MS;
-  while (true) {
-    if (inView(await extentsIn(client, ref, limits), window)) return true;
-    if (performance.now() >= until) return false;
-    await new Promise((r) => setTimeout(r, 30));
-  }
+  const seen = (b: Bounds) => inView(b, window);
+  return seen(await pollUntil(() => extentsIn(client, ref, limits), seen, READ_BACK_MS, 30));
 }
 
 /** Asks `member` of `iface`; false when the toolkit lacks it or refuses. */
