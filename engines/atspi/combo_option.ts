@@ -25,6 +25,8 @@ const MAX_OPTIONS = 200;
 const SHOWS_MS = 1_000;
 /** How long an opened combo's option is waited for on screen. */
 const OPEN_MS = 1_000;
+/** How long the open's answer is waited for before looking for the option anyway. */
+const OPEN_ANSWER_MS = 100;
 /** What opens a combo box, by the names toolkits give the action. */
 const OPEN = ["press", "showmenu", "open", "click", "activate"];
 
@@ -83,7 +85,12 @@ async function openAndClick(
   ref: Ref,
   limits: CallLimits,
 ): Promise<boolean> {
-  if (!await doActionNamed(client, combo.ref, OPEN, limits)) return false;
+  // Qt answers the open only once its popup closes (the popup runs its own event loop),
+  // so the option is looked for while that answer is still on its way.
+  const opening = doActionNamed(client, combo.ref, OPEN, limits);
+  opening.catch(() => {}); // Its failure shows as an option that never shows.
+  const pending = new Promise<"pending">((r) => setTimeout(() => r("pending"), OPEN_ANSWER_MS));
+  if (await Promise.race([opening, pending]) === false) return false;
   // The option's part inside the list, once it shows: no area until then.
   const target = async (): Promise<Rect> => {
     const [[words], row, list] = await Promise.all([
