@@ -16,11 +16,15 @@ export type Input = (input: PixelInput) => Promise<void>;
 /** Most actions one element is asked the names of. */
 const MAX_ACTIONS = 16;
 
-/** `action_not_supported` for `node`, naming what it does offer. */
-export function refused(node: RawNode, action: string): DriverError {
+/** `action_not_supported` for `node`, saying `why` and naming what it does offer. */
+export function refused(
+  node: RawNode,
+  action: string,
+  why = "the element offers no way to",
+): DriverError {
   return new DriverError(
     "action_not_supported",
-    `Cannot ${action} "${node.name || node.role}": the element offers no way to`,
+    `Cannot ${action} "${node.name || node.role}": ${why}`,
     { actions: node.actions },
   );
 }

@@ -12,7 +12,6 @@
 import type { ActOutcome, RawNode } from "../../model/engine.ts";
 import type { AtspiClient, CallLimits, Ref } from "./client.ts";
 import { centre, doNamedAction, grabFocus, type Input, refused } from "./named_action.ts";
-import { DriverError } from "../../protocol/errors.ts";
 import { STATE, StateSet } from "./states.ts";
 import { pollUntil } from "../../util/poll.ts";
 import { comboOf, selectOption } from "./combo_option.ts";
@@ -205,11 +204,10 @@ export async function focusAction(
   let via: ActOutcome["via"] = "action";
   if (grabbed === "unsupported") {
     if (!node.actions.includes("type_text")) {
-      throw new DriverError(
-        "action_not_supported",
-        `Cannot focus "${node.name || node.role}": its toolkit moves no focus on request ` +
-          "(GTK 4), and a click would press it",
-        { actions: node.actions },
+      throw refused(
+        node,
+        "focus",
+        "its toolkit moves no focus on request (GTK 4), and a click would press it",
       );
     }
     await input({ kind: "click", ...centre(node), button: "left", count: 1 });
