@@ -97,7 +97,7 @@ export async function performAction(
       if (await doNamedAction(client, ref, node, prefs!, limits)) return { via: "action" };
       return await pixelClick("right");
     case "focus":
-      return await focusAction(client, input, ref, node, limits, !isBrowser(known, ref.bus));
+      return await focusAction(client, input, ref, node, limits, !known.focusUnseen.has(ref.bus));
     case "scroll_into_view":
       return await scrollIntoView(client, input, ref, window, limits);
     case "set_value":
@@ -157,9 +157,4 @@ async function typeText(
   value = required(value, "type_text");
   if (!node.actions.includes("type_text")) throw refused(node, "type into");
   return await enterText(client, input, ref, node, { kind: "type", value }, limits, known);
-}
-
-/** Whether app `bus` is a web browser (Gecko or Chromium), by the toolkit it names. */
-function isBrowser(known: Known, bus: string): boolean {
-  return ["gecko", "chromium", "chrome"].includes(known.toolkits.get(bus)?.toLowerCase() ?? "");
 }

@@ -45,6 +45,11 @@ export class Known {
    */
   readonly noFocusRequest = new Set<string>();
   /**
+   * Apps whose focus cannot be read back (browsers: a page moves its focus, but FOCUSED
+   * shows only while the browser holds the window's keyboard).
+   */
+  readonly focusUnseen = new Set<string>();
+  /**
    * Apps whose answers are known whole: Gecko answers a page's objects in part until its
    * caches filled (first_read.ts); other toolkits always whole.
    */

@@ -159,11 +159,15 @@ export async function readSkeleton(
   return skeleton;
 }
 
+/** The toolkit names web browsers give (Firefox, Chromium), in lower case. */
+const BROWSERS = ["gecko", "chromium", "chrome"];
+
 /**
  * Asks app `bus` its toolkit, remembered in `known`. GTK 3's atk-bridge answers
  * `GetItems` with every object of the app it has seen (a text editor's 322, its closed
  * menus' items among them, for a window of 18 showing nodes): walking the window costs
- * less, so GTK 3 apps are walked. GTK 4 takes no focus request.
+ * less, so GTK 3 apps are walked. GTK 4 takes no focus request; a browser's focus is not
+ * read back.
  */
 export async function askToolkit(
   client: AtspiClient,
@@ -179,6 +183,7 @@ export async function askToolkit(
   known.toolkits.set(bus, String(name));
   if (String(name) === "gtk" && String(version).startsWith("3.")) known.walkOnly.add(bus);
   if (String(name) === "GTK" && String(version).startsWith("4.")) known.noFocusRequest.add(bus);
+  if (BROWSERS.includes(String(name).toLowerCase())) known.focusUnseen.add(bus);
 }
 
 /** Every cached object's role and interfaces, for walks of what the cache leaves out. */
