@@ -14,7 +14,7 @@ import * as apps from "./support/apps.ts";
 import { type App, requireDesktop } from "./support/apps.ts";
 import { withApp } from "./support/client.ts";
 import { onDocument, onWidgetPage, textDocument, WIDGETS_TITLE } from "./support/documents.ts";
-import { oracleState } from "./support/oracle.ts";
+import { oraclePopup, oracleState } from "./support/oracle.ts";
 import type { DriverClient } from "../rpc/client.ts";
 import { DriverError } from "../protocol/errors.ts";
 
@@ -215,6 +215,17 @@ async function roleOf(d: Driving, name: string, action: ActionName): Promise<str
   return el.role;
 }
 
+/** Waits (up to 5 s) until `read` answers `want`; fails with what it last answered. */
+async function eventually<T>(read: () => Promise<T>, want: T): Promise<void> {
+  const until = Date.now() + 5_000;
+  let seen = await read();
+  while (JSON.stringify(seen) !== JSON.stringify(want) && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 100));
+    seen = await read();
+  }
+  assert.deepEqual(seen, want);
+}
+
 /** Waits until pyatspi reads `text` in the page's "said" paragraph. */
 async function eventuallyText(pid: number, text: string): Promise<void> {
   const until = Date.now() + 5_000;
@@ -286,6 +297,37 @@ Deno.test("GTK 3: a tree view's rows are selected without the pointer; a button 
   });
 });
 
+Deno.test("GTK 3: a combo box's menu shows, and its option is selected", async () => {
+  await driving(() => apps.widgetFactory(), async (d) => {
+    const pid = d.app.pid;
+    // Three combos named by the option each shows: "Left", "Middle" and "Right".
+    const combo = { role: "AXPopUpButton", name: "Left" };
+    assert.deepEqual(await oraclePopup(pid, "Left"), [], "the menu is closed at first");
+    await done(d, combo, "show_menu");
+    await eventually(() => oraclePopup(pid, "Left"), ["Left", "Middle", "Right"]);
+    await done(d, combo, "show_menu", true);
+    // The combo's own option, beyond the map while the menu was closed; GTK 3's menu
+    // takes a selection as a highlight, so the combo must show the option.
+    const found = await d.client.call("find", {
+      window: d.window,
+      query: { name: "Right" },
+      scope: "all",
+    });
+    const right = found.elements.find((e) => e.role === "AXMenuItem");
+    assert.ok(right, "the combo's option is found");
+    assert.ok(right.actions.includes("select"), `"Right" offers ${right.actions}`);
+    const picked = await d.client.call("act", {
+      window: d.window,
+      version: found.version,
+      id: right.id,
+      action: "select",
+    });
+    assert.equal(picked.ok, true, `select "Right": ${picked.value}`);
+    assert.equal(await oracleState(pid, "combo box", "Left"), null, "pyatspi: no combo shows Left");
+    assert.ok(await oracleState(pid, "combo box", "Right", 1), "pyatspi: two combos show Right");
+  });
+});
+
 Deno.test("GTK 4: tree rows collapse and expand, a tab is selected, focus is neither offered nor done", async () => {
   await driving(() => apps.gtk4Demo(), async (d) => {
     const row = { role: "AXGroup", name: "Benchmark" };
@@ -348,6 +390,14 @@ Deno.test("Qt: a menu opens a modal dialog by press, whose boxes, combo and tabs
     });
     assert.equal(picked.ok, true, `select "South": ${picked.value}`);
     assert.ok(await oracleState(pid, "combo box", "South"), "pyatspi: the combo shows South");
+    // Qt's combo names no popup, but its list is its menu; pyatspi sees the list open.
+    assert.deepEqual(await oraclePopup(pid, "South"), [], "the list is closed after the select");
+    await done(d, { role: "AXPopUpButton", name: "South" }, "show_menu");
+    await eventually(() => oraclePopup(pid, "South"), ["North", "South", "West", "East"]);
+    await done(d, { role: "AXPopUpButton", name: "South" }, "show_menu", true);
+    // Escape closes the popup, as a user would, before the tab is pressed.
+    await d.client.call("pixel_key", { keys: "Escape" });
+    await eventually(() => oraclePopup(pid, "South"), []);
     // Qt 5 marks no tab selectable: a tab is pressed, and the effect is the other page.
     await done(d, { role: "AXRadioButton", name: "Text" }, "press");
     await expectState(pid, seen, "showing", false);

@@ -17,8 +17,12 @@ import { alive, centre, doNamedAction, type Input, refused } from "./named_actio
 import { focusAction, stateAction } from "./state_action.ts";
 import { scrollIntoView } from "./scroll.ts";
 import { clickText } from "./text_click.ts";
+import { showComboMenu } from "./combo_open.ts";
 
 export type { Input } from "./named_action.ts";
+
+/** The map's roles of a combo box, whose menu is its list (combo_open.ts). */
+const COMBO_ROLES = new Set(["AXPopUpButton", "AXComboBox"]);
 
 /** Action names AT-SPI toolkits use, in the order we prefer them per driver action. */
 const PREFERRED: Partial<Record<ActionName, string[]>> = {
@@ -94,6 +98,9 @@ export async function performAction(
       if (await doNamedAction(client, ref, node, prefs!, limits)) return { via: "action" };
       return await pixelClick("left");
     case "show_menu":
+      if (COMBO_ROLES.has(node.role)) {
+        return await showComboMenu(client, ref, () => pixelClick("left").then(() => {}), limits);
+      }
       if (await doNamedAction(client, ref, node, prefs!, limits)) return { via: "action" };
       return await pixelClick("right");
     case "focus":

@@ -13,7 +13,8 @@
 import type { ActOutcome, RawNode } from "../../model/engine.ts";
 import type { AtspiClient, CallLimits, Ref } from "./client.ts";
 import { childAt, parentOf } from "./managed.ts";
-import { doActionNamed, type Input } from "./named_action.ts";
+import type { Input } from "./named_action.ts";
+import { OPEN_MS, popupShows, startOpen } from "./combo_open.ts";
 import { ATSPI_ROLES } from "./roles.ts";
 import { STATE, StateSet } from "./states.ts";
 import { pollUntil } from "../../util/poll.ts";
@@ -23,12 +24,6 @@ const COMBO_BOX = ATSPI_ROLES.indexOf("combo_box");
 const MAX_OPTIONS = 200;
 /** How long the combo's name is waited for after each way. */
 const SHOWS_MS = 1_000;
-/** How long an opened combo's option is waited for on screen. */
-const OPEN_MS = 1_000;
-/** How long the open's answer is waited for before looking for the option anyway. */
-const OPEN_ANSWER_MS = 100;
-/** What opens a combo box, by the names toolkits give the action. */
-const OPEN = ["press", "showmenu", "open", "click", "activate"];
 
 /** A combo box named after its current option, and the list the option is in. */
 export interface Combo {
@@ -85,12 +80,10 @@ async function openAndClick(
   ref: Ref,
   limits: CallLimits,
 ): Promise<boolean> {
-  // Qt answers the open only once its popup closes (the popup runs its own event loop),
-  // so the option is looked for while that answer is still on its way.
-  const opening = doActionNamed(client, combo.ref, OPEN, limits);
-  opening.catch(() => {}); // Its failure shows as an option that never shows.
-  const pending = new Promise<"pending">((r) => setTimeout(() => r("pending"), OPEN_ANSWER_MS));
-  if (await Promise.race([opening, pending]) === false) return false;
+  // Qt's open toggles the popup: an open one (show_menu before) would be closed.
+  const open = await popupShows(client, combo.ref, limits) ||
+    await startOpen(client, combo.ref, limits);
+  if (!open) return false;
   // The option's part inside the list, once it shows: no area until then.
   const target = async (): Promise<Rect> => {
     const [[words], row, list] = await Promise.all([

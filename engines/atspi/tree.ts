@@ -203,9 +203,12 @@ export function actionsOf(node: SkeletonNode): ActionName[] {
   if (editable) out.push("type_text");
   if (s.has(STATE.SELECTABLE)) out.push("select");
   if (s.has(STATE.EXPANDABLE)) out.push("expand", "collapse");
-  if (s.has(STATE.HAS_POPUP)) out.push("show_menu");
-  if (s.has(STATE.SELECTABLE) && node.ifaces.has("Component")) out.push("scroll_into_view");
   const role = atspiRoleName(node.role);
+  // A combo box's list is its menu, though GTK 3 and Qt do not say it has a popup.
+  if (s.has(STATE.HAS_POPUP) || (role === "combo_box" && node.ifaces.has("Action"))) {
+    out.push("show_menu");
+  }
+  if (s.has(STATE.SELECTABLE) && node.ifaces.has("Component")) out.push("scroll_into_view");
   if (s.has(STATE.CHECKABLE) || CHECKABLE_ROLES.has(role)) {
     // A radio button is unchecked by checking another.
     out.push(...(RADIO_ROLES.has(role) ? ["check" as const] : ["check", "uncheck"] as const));

@@ -293,3 +293,33 @@ print("null" if node is None else node.queryText().characterCount)
 export async function oracleFocusedLength(pid: number): Promise<number | null> {
   return await pyatspiJson<number | null>(FOCUSED_LENGTH_SCRIPT, [pid], 30_000);
 }
+
+const POPUP_SCRIPT = `${FIRST_NODE}
+pid, name, nth = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+seen = [0]
+def combo(node):
+    if node.getRoleName() != "combo box" or (node.name or "") != name:
+        return False
+    seen[0] += 1
+    return seen[0] == nth + 1
+_, node = first_in_windows(pid, lambda w: first_where(w, combo, 40, 500))
+if node is None:
+    print("null")
+    sys.exit(0)
+shown = []
+for i in range(min(node.childCount, 4)):
+    kid = node.getChildAtIndex(i)
+    x, y, w, h = box(kid)
+    if kid.getState().contains(pyatspi.STATE_SHOWING) and w > 0 and h > 0:
+        shown += [kid.getChildAtIndex(j).name for j in range(min(kid.childCount, 50))]
+print(json.dumps(shown))
+`;
+
+/**
+ * The names of the options that the `nth` combo box named `name` of process `pid` shows in
+ * an open popup (a child showing with an area on screen: Qt's closed list says SHOWING at
+ * (0, 0) with none), empty when its popup is closed; null when there is no such combo.
+ */
+export async function oraclePopup(pid: number, name: string, nth = 0): Promise<string[] | null> {
+  return await pyatspiJson<string[] | null>(POPUP_SCRIPT, [pid, name, nth], 30_000);
+}

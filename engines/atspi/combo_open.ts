@@ -1,0 +1,106 @@
+/**
+ * Opening a combo box's popup: `show_menu` on a combo, and the first step of clicking one
+ * of its options (combo_option.ts). GTK 3 and Qt give a combo no HAS_POPUP state, yet its
+ * list is what `show_menu` means there, and a right click (the context menu, which other
+ * elements get when they name no menu action) opens nothing on it. Qt answers the open
+ * only once its popup closes (the popup runs its own event loop), so the popup is looked
+ * for while that answer is still on its way.
+ *
+ * @module
+ */
+import type { ActOutcome } from "../../model/engine.ts";
+import type { AtspiClient, CallLimits, Ref } from "./client.ts";
+import { childAt } from "./managed.ts";
+import { doActionNamed } from "./named_action.ts";
+import { ATSPI_ROLES } from "./roles.ts";
+import { STATE, StateSet } from "./states.ts";
+import { pollUntil } from "../../util/poll.ts";
+
+/** What opens a combo box, by the names toolkits give the action (Qt: "ShowMenu"). */
+const OPEN = ["showmenu", "show menu", "open", "press", "click", "activate"];
+/** How long the open's answer is waited for before looking for the popup anyway. */
+const OPEN_ANSWER_MS = 100;
+/** How long an opened popup is waited for. */
+export const OPEN_MS = 1_000;
+/** Most children of a combo looked at for its popup (an editable one has its entry too). */
+const MAX_KIDS = 4;
+/** The roles of a combo's popup: GTK 3's menu, Qt's list. */
+const POPUP_ROLES = new Set(
+  ["menu", "list", "list_box", "tree", "tree_table", "table", "window"].map((r) =>
+    ATSPI_ROLES.indexOf(r as (typeof ATSPI_ROLES)[number])
+  ),
+);
+
+const statesOf = async (client: AtspiClient, ref: Ref, limits: CallLimits) =>
+  new StateSet((await client.call(ref, "Accessible", "GetState", limits))[0] as number[]);
+
+/**
+ * Asks combo `ref` to open; false when it names no way to, or refused. Does not wait for
+ * an answer longer than {@link OPEN_ANSWER_MS}: Qt's comes when the popup closes.
+ */
+export async function startOpen(
+  client: AtspiClient,
+  ref: Ref,
+  limits: CallLimits,
+): Promise<boolean> {
+  const opening = doActionNamed(client, ref, OPEN, limits);
+  opening.catch(() => {}); // Its failure shows as a popup that never shows.
+  const pending = new Promise<"pending">((r) => setTimeout(() => r("pending"), OPEN_ANSWER_MS));
+  return await Promise.race([opening, pending]) !== false;
+}
+
+/**
+ * Whether combo `ref`'s popup shows: the combo EXPANDED, or a popup child SHOWING with an
+ * area on screen.
+ */
+export async function popupShows(
+  client: AtspiClient,
+  ref: Ref,
+  limits: CallLimits,
+): Promise<boolean> {
+  const [states, count] = await Promise.all([
+    statesOf(client, ref, limits),
+    client.prop(ref, "Accessible", "ChildCount", limits).then(Number),
+  ]);
+  if (states.has(STATE.EXPANDED)) return true;
+  const kids = await Promise.all(
+    Array.from(
+      { length: Math.min(Math.max(count, 0), MAX_KIDS) },
+      (_, i) => childAt(client, ref, i, limits),
+    ),
+  );
+  for (const kid of kids) {
+    if (!kid) continue;
+    const [[role], kidStates, [, , w, h]] = await Promise.all([
+      client.call(kid, "Accessible", "GetRole", limits),
+      statesOf(client, kid, limits),
+      client.extents(kid, limits),
+    ]);
+    // Qt's closed popup list says SHOWING, at (0, 0) with no area.
+    if (POPUP_ROLES.has(Number(role)) && kidStates.has(STATE.SHOWING) && w > 0 && h > 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * `show_menu` on combo `ref`: `already` when its popup shows; else it is opened through
+ * its own action, or, naming none, by `click` (a left click at its point); done when the
+ * popup shows within {@link OPEN_MS}, else `found: "menu not shown"`.
+ */
+export async function showComboMenu(
+  client: AtspiClient,
+  ref: Ref,
+  click: () => Promise<void>,
+  limits: CallLimits,
+): Promise<ActOutcome> {
+  if (await popupShows(client, ref, limits)) return { via: "action", already: true };
+  let via: ActOutcome["via"] = "action";
+  if (!await startOpen(client, ref, limits)) {
+    await click();
+    via = "pixel";
+  }
+  const shown = await pollUntil(() => popupShows(client, ref, limits), Boolean, OPEN_MS);
+  return shown ? { via } : { via, found: "menu not shown" };
+}
