@@ -425,6 +425,9 @@ Deno.test("LibreOffice: toolbar toggles check and uncheck, alignment moves, a me
       await done(d, { role: "AXCheckBox", name: "Center" }, "check");
       await expectState(pid, { role: "toggle button", name: "Center" }, "checked");
       await expectState(pid, { role: "toggle button", name: "Left" }, "checked", false);
+      // Every toolbar item has a Value (whether it is checked): no `set_value` on a button.
+      const save = await d.element({ role: "AXButton", name: "Save" });
+      assert.ok(!save.el.actions.includes("set_value"), `Save offers ${save.el.actions}`);
       await done(d, { role: "AXButton", name: "Save" }, "focus");
       await expectState(pid, { role: "push button", name: "Save" }, "focused");
       await done(d, { role: "AXMenu", name: "Format" }, "select");

@@ -172,6 +172,23 @@ const CHECKABLE_ROLES = new Set([
   "switch",
 ]);
 
+/**
+ * Roles whose Value interface holds a state, not a quantity: LibreOffice gives every
+ * toolbar item (its "New" button, its separators) one that holds whether it is checked.
+ * Setting it is `check`'s job; offering `set_value` there only misleads.
+ */
+const VALUE_IS_STATE = new Set([
+  "push_button",
+  "push_button_menu",
+  "toggle_button",
+  "check_box",
+  "radio_button",
+  "menu_item",
+  "check_menu_item",
+  "radio_menu_item",
+  "separator",
+]);
+
 /** Checkable roles that only a sibling's check unchecks. */
 const RADIO_ROLES = new Set(["radio_button", "radio_menu_item"]);
 
@@ -199,11 +216,12 @@ export function actionsOf(node: SkeletonNode): ActionName[] {
   // Chromium's inputs have no EditableText: their text is typed (act.ts).
   const editable = (node.ifaces.has("EditableText") || node.ifaces.has("Text")) &&
     s.has(STATE.EDITABLE) && !s.has(STATE.READ_ONLY);
-  if (editable || node.ifaces.has("Value")) out.push("set_value");
+  const role = atspiRoleName(node.role);
+  const ranged = node.ifaces.has("Value") && !VALUE_IS_STATE.has(role);
+  if (editable || ranged) out.push("set_value");
   if (editable) out.push("type_text");
   if (s.has(STATE.SELECTABLE)) out.push("select");
   if (s.has(STATE.EXPANDABLE)) out.push("expand", "collapse");
-  const role = atspiRoleName(node.role);
   // A combo box's list is its menu, though GTK 3 and Qt do not say it has a popup.
   if (s.has(STATE.HAS_POPUP) || (role === "combo_box" && node.ifaces.has("Action"))) {
     out.push("show_menu");
