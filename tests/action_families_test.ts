@@ -445,3 +445,51 @@ Deno.test("LibreOffice: toolbar toggles check and uncheck, alignment moves, a me
     },
   );
 });
+
+Deno.test("LibreOffice: the Navigator's headings collapse and expand, and a heading is selected", async () => {
+  await driving(
+    (files) =>
+      onDocument(
+        files,
+        textDocument(["First paragraph"], ["Intro", "Method"]),
+        ".fodt",
+        (doc) => apps.libreoffice(doc, "LibreOffice Writer"),
+      ),
+    async (d) => {
+      const pid = d.app.pid;
+      // The sidebar's tab bar: a toolbar of one toggle per deck, named by the deck.
+      const r = await d.client.call("read_ui", { window: d.window });
+      const bar = r.elements!.findIndex((e) => e.role === "AXToolbar" && e.name === "Navigator");
+      const deck = r.elements!.slice(bar).find((e) => e.role === "AXCheckBox");
+      assert.ok(bar >= 0 && deck, "the sidebar offers its Navigator deck");
+      const opened = await d.client.call("act", {
+        window: d.window,
+        version: r.version,
+        id: deck.id,
+        action: "check",
+      });
+      assert.equal(opened.ok, true, `the Navigator deck opens: ${opened.value}`);
+      const headings = { role: "AXCell", name: "Headings" };
+      const seen = { role: "table cell", name: "Headings", deep: true };
+      // The cursor is in a paragraph: LibreOffice's Navigator expands the category of a
+      // heading the cursor is in again each time it is collapsed (seen with pyatspi's own
+      // action too), and leaves this one collapsed.
+      await expectState(pid, seen, "expanded", false);
+      await done(d, headings, "expand");
+      await expectState(pid, seen, "expanded");
+      await expectState(pid, { role: "table cell", name: "Intro", deep: true }, "showing");
+      await done(d, headings, "expand", true);
+      await done(d, headings, "collapse");
+      await expectState(pid, seen, "expanded", false);
+      // GTK's tree view drops a collapsed row's cells: gone or not showing.
+      const introShows = async () =>
+        (await oracleState(pid, "table cell", "Intro", 0, true))?.states.includes("showing") ??
+          false;
+      await eventually(introShows, false);
+      await done(d, headings, "expand");
+      await expectState(pid, seen, "expanded");
+      await done(d, { role: "AXCell", name: "Method" }, "select");
+      await expectState(pid, { role: "table cell", name: "Method", deep: true }, "selected");
+    },
+  );
+});

@@ -210,14 +210,21 @@ ${body}
 </table:table></office:spreadsheet></office:body></office:document>`;
 }
 
-/** A flat ODF text document of `paragraphs`. */
-export function textDocument(paragraphs: readonly string[]): string {
+/**
+ * A flat ODF text document of `paragraphs`, then top-level `headings` (none by default):
+ * the cursor starts in the first paragraph.
+ */
+export function textDocument(
+  paragraphs: readonly string[],
+  headings: readonly string[] = [],
+): string {
   return `<?xml version="1.0" encoding="UTF-8"?>
 <office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"
  xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"
  office:version="1.2" office:mimetype="application/vnd.oasis.opendocument.text">
 <office:body><office:text>
 ${paragraphs.map((p) => `<text:p>${esc(p)}</text:p>`).join("\n")}
+${headings.map((h) => `<text:h text:outline-level="1">${esc(h)}</text:h>`).join("\n")}
 </office:text></office:body></office:document>`;
 }
 
