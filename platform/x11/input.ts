@@ -161,7 +161,7 @@ async function paced(ping: () => Promise<string>, signal: AbortSignal): Promise<
   while (true) {
     signal.throwIfAborted();
     const answer = await ping().catch(() => "no_client");
-    if (answer === "answered") return;
+    if (answer === "answered" || answer === "gone") return;
     if (answer === "no_client") return await delay(1, signal);
   }
 }

@@ -148,7 +148,10 @@ export class ScratchKeys {
       ? "no_client"
       // A server that cannot take a second connection proves nothing either way.
       : await pingFocusedApp(this.#display, PING_TIMEOUT_MS).catch(() => "no_client" as const);
-    if (ping === "no_client") await new Promise((resolve) => setTimeout(resolve, RESTORE_GRACE_MS));
+    // A window that went before answering may have gone for another reason than our keys.
+    if (ping === "no_client" || ping === "gone") {
+      await new Promise((resolve) => setTimeout(resolve, RESTORE_GRACE_MS));
+    }
     if (this.#display.closed) return;
     this.#forget?.();
     this.#forget = undefined;

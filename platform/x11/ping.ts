@@ -25,10 +25,21 @@ export type PingResult =
   /** No focused window, or its app does not take pings: nothing can be proven. */
   | "no_client"
   /** The app did not answer in time (busy or hung). */
-  | "timeout";
+  | "timeout"
+  /**
+   * The window asked was unmapped or destroyed before an answer came: its app read the
+   * input and closed it (a popup closes on the click that picks its option), and nothing
+   * answers a ping sent to a window that is gone.
+   */
+  | "gone";
 
 const CLIENT_MESSAGE = 33;
 const SUBSTRUCTURE_NOTIFY_MASK = 1n << 19n;
+const STRUCTURE_NOTIFY_MASK = 1n << 17n;
+const DESTROY_NOTIFY = 17;
+const UNMAP_NOTIFY = 18;
+/** XUnmapEvent and XDestroyWindowEvent on x86_64: the window that went, after `event`. */
+const GONE_WINDOW_OFF = 40;
 /** sizeof(XEvent): a union padded to 24 longs. */
 const XEVENT_SIZE = 192;
 /** XClientMessageEvent on x86_64: window@32, message_type@40, format@48, data.l[0..4]@56. */
@@ -136,6 +147,8 @@ async function ping(
   const target = targetOf(h, atoms);
   if (target === undefined) return "no_client";
   h.x11.XSelectInput(h.dpy, h.root, SUBSTRUCTURE_NOTIFY_MASK);
+  // Told when the window itself goes (a Qt popup is gone before it could answer).
+  h.x11.XSelectInput(h.dpy, target, STRUCTURE_NOTIFY_MASK);
   // The selection must be in place before the app can answer.
   h.x11.XSync(h.dpy, 0);
   const sent = ++token;
@@ -155,10 +168,17 @@ async function ping(
     while (h.x11.XPending(h.dpy) > 0) {
       h.x11.XNextEvent(h.dpy, event);
       if (isAnswer(view, h.root, atoms.ping, sent)) return "answered";
+      if (isGone(view, target)) return "gone";
     }
     await new Promise((resolve) => setTimeout(resolve, pause));
   }
   return "timeout";
+}
+
+function isGone(view: DataView, target: bigint): boolean {
+  const type = view.getInt32(0, true);
+  return (type === UNMAP_NOTIFY || type === DESTROY_NOTIFY) &&
+    view.getBigUint64(GONE_WINDOW_OFF, true) === target;
 }
 
 function isAnswer(view: DataView, root: bigint, ping: bigint, sent: bigint): boolean {

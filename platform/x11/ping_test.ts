@@ -46,6 +46,22 @@ Deno.test({
 
 Deno.test({
   ...desktop,
+  name: "pingFocusedApp() on a window that goes before it could answer is gone, not timed out",
+  fn: () =>
+    focusedMousepad(async (d, pid) => {
+      // Stopped, mousepad cannot answer; its window is taken off screen by the server, as a
+      // popup closes on the click that picked its option.
+      const win = await mousepadWindow(pid);
+      Deno.kill(pid, "SIGSTOP");
+      const ping = pingFocusedApp(d, 10_000);
+      await new Promise((r) => setTimeout(r, 100));
+      await run("xdotool", "windowunmap", String(win));
+      assert.equal(await ping, "gone");
+    }),
+});
+
+Deno.test({
+  ...desktop,
   name: "characters missing from the keymap reach an app that reads its keys 700 ms late",
   fn: () =>
     focusedMousepad(async (d, pid) => {
