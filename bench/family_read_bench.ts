@@ -35,7 +35,7 @@ import { emit, median, round } from "./stats.ts";
 
 const RUNS = 9;
 /** First reads per side, each on a newly started app: one is too noisy on a small app. */
-const FIRSTS = 3;
+const FIRSTS = 5;
 const PYTHON = "/usr/bin/python3"; // The system Python has python3-pyatspi.
 const MAX_ELEMENTS = 5_000;
 /** Between listing the apps and the first read, in the "first read after a pause". */

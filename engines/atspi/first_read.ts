@@ -40,8 +40,10 @@ const DOMAIN_ASKS = [
   ["Value", "CurrentValue"],
   ["Table", "NRows"],
 ] as const;
-/** Between two looks at a page's bounds while the fill is on its way. */
-export const FILL_POLL_MS = 1;
+/** How long a page's bounds are asked again as soon as answered (fills took 1 to 25 ms). */
+export const FILL_EAGER_MS = 25;
+/** Between two looks at a page's bounds after {@link FILL_EAGER_MS}. */
+export const FILL_POLL_MS = 5;
 
 /**
  * What a warm-up found: `none`, no page to fill (a page that comes later is read cold);
@@ -107,6 +109,10 @@ function pageObjects(cached: Skeleton, page: SkeletonNode): SkeletonNode[] {
  * Asks each page in `pages` for its extents until all are known: `landed` when some were
  * unknown at first and all came in within {@link FILL_MAX_MS}; `asked` when all were known
  * at once (the domain was on before: nothing shows when the rest lands) or some never came.
+ * For the first {@link FILL_EAGER_MS} each ask follows the last one's answer (one at a time,
+ * so the app never has two waiting): a timer's millisecond took 2 ms here, and asking at
+ * once made a first read 1.5 ms faster (medians of 10, interleaved). Then one ask every
+ * {@link FILL_POLL_MS}.
  */
 async function boundsLanded(
   client: AtspiClient,
@@ -118,12 +124,13 @@ async function boundsLanded(
     const extents = await Promise.all(refs.map((r) => client.extents(r, limits)));
     return refs.filter((_, i) => extents[i]![2] < 0);
   };
+  const start = performance.now();
   let left = await unknown(pages);
   if (left.length === 0) return "asked";
-  const until = performance.now() + FILL_MAX_MS;
   while (left.length > 0) {
-    if (performance.now() >= until) return "asked";
-    await sleep(FILL_POLL_MS);
+    const spent = performance.now() - start;
+    if (spent >= FILL_MAX_MS) return "asked";
+    if (spent >= FILL_EAGER_MS) await sleep(FILL_POLL_MS);
     left = await unknown(left);
   }
   return "landed";
