@@ -185,8 +185,14 @@ async function withApp<T>(s: Subject, fn: (pid: number) => Promise<T>): Promise<
 }
 
 // `FAMILIES=Gecko,Qt 5` runs only those (a figure under study); the table wants them all.
-const only = Deno.env.get("FAMILIES")?.split(",").map((f) => f.trim());
-for (const s of SUBJECTS.filter((s) => !only || only.includes(s.family))) {
+// Empty means all; a name that is no family is an error, not an empty table.
+const only = Deno.env.get("FAMILIES")?.split(",").map((f) => f.trim()).filter(Boolean);
+const unknown = only?.filter((f) => !SUBJECTS.some((s) => s.family === f)) ?? [];
+if (unknown.length > 0) {
+  const known = SUBJECTS.map((s) => s.family).join(", ");
+  throw new Error(`FAMILIES names no family: ${unknown.join(", ")} (families: ${known})`);
+}
+for (const s of SUBJECTS.filter((s) => !only?.length || only.includes(s.family))) {
   // Each side gets an app of its own for each first read: it pays for what the app does
   // when some client first looks (atk-bridge builds its cache, GTK 4 exposes its
   // widgets), and the side that came second would find that done. Sides alternate.
