@@ -116,18 +116,29 @@ interface Browser {
   start(files: string[]): Promise<App>;
   /** pyatspi's role for a `<summary>`: Gecko a push button, Chromium a toggle button. */
   summary: string;
+  /**
+   * Whether pyatspi sees the "Color" drop-down open. Chromium's combo says it is expanded;
+   * Firefox opens the list in its own process, as a menu named after the option shown,
+   * and the page's combo never says so (the driver does not read it back there).
+   */
+  dropdownOpen(pid: number): Promise<boolean>;
 }
+
+const showing = (seen: { states: string[] } | null) => seen?.states.includes("showing") ?? false;
 
 const BROWSERS: Browser[] = [
   {
     name: "Firefox",
     start: (files) => onWidgetPage(files, (page) => apps.firefox(page, WIDGETS_TITLE)),
     summary: "push button",
+    dropdownOpen: async (pid) => showing(await oracleState(pid, "menu", "Red")),
   },
   {
     name: "Chromium",
     start: (files) => onWidgetPage(files, (page) => apps.chromium(page, WIDGETS_TITLE, "Notes")),
     summary: "toggle button",
+    dropdownOpen: async (pid) =>
+      (await oracleState(pid, "combo box", "Color"))?.states.includes("expanded") ?? false,
   },
 ];
 
@@ -203,6 +214,13 @@ for (const b of BROWSERS) {
       );
       assert.equal(clicked.via, "pixel");
       await eventuallyText(pid, "Picked Jade");
+
+      // A drop-down's menu is its list of options.
+      assert.equal(await b.dropdownOpen(pid), false, "the drop-down is closed at first");
+      await done(d, { role: "AXPopUpButton", name: "Color" }, "show_menu");
+      await eventually(() => b.dropdownOpen(pid), true);
+      await d.client.call("pixel_key", { keys: "Escape" });
+      await eventually(() => b.dropdownOpen(pid), false);
     });
   });
 }

@@ -99,7 +99,8 @@ export async function performAction(
       return await pixelClick("left");
     case "show_menu":
       if (COMBO_ROLES.has(node.role)) {
-        return await showComboMenu(client, ref, () => pixelClick("left").then(() => {}), limits);
+        const click = () => pixelClick("left").then(() => {});
+        return await showComboMenu(client, ref, click, limits, !known.popupUnseen.has(ref.bus));
       }
       if (await doNamedAction(client, ref, node, prefs!, limits)) return { via: "action" };
       return await pixelClick("right");

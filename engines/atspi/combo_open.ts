@@ -50,8 +50,8 @@ export async function startOpen(
 }
 
 /**
- * Whether combo `ref`'s popup shows: the combo EXPANDED, or a popup child SHOWING with an
- * area on screen.
+ * Whether combo `ref`'s popup shows: the combo EXPANDED when it is EXPANDABLE (browsers),
+ * else a popup child SHOWING with an area on screen (GTK 3, Qt).
  */
 export async function popupShows(
   client: AtspiClient,
@@ -62,7 +62,11 @@ export async function popupShows(
     statesOf(client, ref, limits),
     client.prop(ref, "Accessible", "ChildCount", limits).then(Number),
   ]);
-  if (states.has(STATE.EXPANDED)) return true;
+  // A combo that says whether it is expanded is believed: Gecko's keeps its closed list
+  // SHOWING, with an area.
+  if (states.has(STATE.EXPANDABLE) || states.has(STATE.EXPANDED)) {
+    return states.has(STATE.EXPANDED);
+  }
   const kids = await Promise.all(
     Array.from(
       { length: Math.min(Math.max(count, 0), MAX_KIDS) },
@@ -87,20 +91,25 @@ export async function popupShows(
 /**
  * `show_menu` on combo `ref`: `already` when its popup shows; else it is opened through
  * its own action, or, naming none, by `click` (a left click at its point); done when the
- * popup shows within {@link OPEN_MS}, else `found: "menu not shown"`.
+ * popup shows within {@link OPEN_MS}, else `found: "menu not shown"`. With `readable`
+ * false (Gecko, whose page combos never say they are open), the open is not read back.
  */
 export async function showComboMenu(
   client: AtspiClient,
   ref: Ref,
   click: () => Promise<void>,
   limits: CallLimits,
+  readable = true,
 ): Promise<ActOutcome> {
-  if (await popupShows(client, ref, limits)) return { via: "action", already: true };
+  if (readable && await popupShows(client, ref, limits)) {
+    return { via: "action", already: true };
+  }
   let via: ActOutcome["via"] = "action";
   if (!await startOpen(client, ref, limits)) {
     await click();
     via = "pixel";
   }
+  if (!readable) return { via };
   const shown = await pollUntil(() => popupShows(client, ref, limits), Boolean, OPEN_MS);
   return shown ? { via } : { via, found: "menu not shown" };
 }

@@ -50,6 +50,11 @@ export class Known {
    */
   readonly focusUnseen = new Set<string>();
   /**
+   * Apps whose combo boxes never say their popup shows (Gecko: a page's drop-down opens in
+   * the browser's own process, and the page's combo stays unexpanded).
+   */
+  readonly popupUnseen = new Set<string>();
+  /**
    * Apps whose answers are known whole: Gecko answers a page's objects in part until its
    * caches filled (first_read.ts); other toolkits always whole.
    */

@@ -184,6 +184,7 @@ export async function askToolkit(
   if (String(name) === "gtk" && String(version).startsWith("3.")) known.walkOnly.add(bus);
   if (String(name) === "GTK" && String(version).startsWith("4.")) known.noFocusRequest.add(bus);
   if (BROWSERS.includes(String(name).toLowerCase())) known.focusUnseen.add(bus);
+  if (String(name) === "Gecko") known.popupUnseen.add(bus);
 }
 
 /** Every cached object's role and interfaces, for walks of what the cache leaves out. */

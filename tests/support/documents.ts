@@ -34,8 +34,8 @@ export const FORM_PAGE = `<!doctype html><html><head><title>${FORM_TITLE}</title
 export const WIDGETS_TITLE = "Widget page";
 
 /**
- * One widget of each action family: a check box, radio buttons, a list box, a disclosure,
- * ARIA tabs, a toggle button, a button that reports its context menu, and a button far
+ * One widget of each action family: a check box, radio buttons, a list box, a drop-down,
+ * a disclosure, ARIA tabs, a toggle button, a button that reports its context menu, and a button far
  * below the fold. Each widget's state is the browser's own (or ARIA kept by the page).
  */
 export const WIDGETS_PAGE = `<!doctype html><html><head><title>${WIDGETS_TITLE}</title>
@@ -56,6 +56,7 @@ function flip(b) {
 <label><input type="radio" name="size" checked> Large</label>
 <select size="3" aria-label="Fruit"><option>Apple</option><option>Banana</option>
 <option>Cherry</option></select>
+<select aria-label="Color"><option>Red</option><option>Blue</option></select>
 <details><summary>More options</summary><p>Hidden details</p></details>
 <div role="tablist" aria-label="Pages">
 <button role="tab" aria-selected="true" onclick="pick(this)">First tab</button>
