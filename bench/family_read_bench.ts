@@ -123,6 +123,7 @@ const SUBJECTS: Subject[] = [
   { family: "GTK 3", app: "mousepad", start: () => apps.mousepad() },
   { family: "GTK 4", app: "gnome-calculator", start: () => apps.calculator() },
   { family: "Qt 5", app: "FeatherPad", start: () => apps.featherpad() },
+  { family: "Qt 6", app: "Designer", start: () => apps.designer6() },
   {
     family: "Gecko",
     app: "Firefox ESR, a form page",

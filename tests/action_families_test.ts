@@ -422,6 +422,31 @@ Deno.test("Qt: a menu opens a modal dialog by press, whose boxes, combo and tabs
   });
 });
 
+Deno.test("Qt 6: a tree's rows expand, collapse and are selected; a combo's list shows", async () => {
+  await driving(() => apps.designer6(), async (d) => {
+    const pid = d.app.pid;
+    // The New Form dialog: templates under "templates/forms", a collapsed "Widgets".
+    const widgets = { role: "AXCell", name: "Widgets" };
+    const seen = { role: "table cell", name: "Widgets", deep: true };
+    await expectState(pid, seen, "expanded", false);
+    // Qt names no action that expands a row (its "Toggle" selects): clicked, then Right.
+    await done(d, widgets, "expand");
+    await expectState(pid, seen, "expanded");
+    await done(d, widgets, "expand", true);
+    await done(d, widgets, "collapse");
+    await expectState(pid, seen, "expanded", false);
+    await done(d, { role: "AXCell", name: "Main Window" }, "select");
+    const cell = (name: string) => ({ role: "table cell", name, deep: true });
+    await expectState(pid, cell("Main Window"), "selected");
+    await expectState(pid, cell("Dialog with Buttons Bottom"), "selected", false);
+    // Qt 6 says whether a combo is expanded.
+    const size = { role: "AXPopUpButton", name: "Default size" };
+    await done(d, size, "show_menu");
+    await expectState(pid, { role: "combo box", name: "Default size" }, "expanded");
+    await done(d, size, "show_menu", true);
+  });
+});
+
 Deno.test("LibreOffice: toolbar toggles check and uncheck, alignment moves, a menu and focus", async () => {
   await driving(
     (files) =>

@@ -115,6 +115,8 @@ const MATRIX: MatrixApp[] = [
   },
   { family: "Qt 5", label: "FeatherPad", start: () => apps.featherpad(), title: "Untitled" },
   { family: "Qt 5", label: "SpeedCrunch", start: () => apps.speedcrunch(), title: "SpeedCrunch" },
+  { family: "Qt 6", label: "Designer", start: () => apps.designer6(), title: "New Form" },
+  { family: "Qt 6", label: "Linguist", start: () => apps.linguist6(), title: "Qt Linguist" },
   {
     family: "Gecko",
     label: "Firefox ESR on a form page",

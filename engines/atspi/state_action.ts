@@ -82,6 +82,9 @@ const WANT: Record<StateActionName, Want> = {
   },
 };
 
+/** The map's roles of a list or tree row and of a table cell. */
+const ROW_ROLES = new Set(["AXRow", "AXCell"]);
+
 /** How long the state is waited for: Gecko and Chromium change it from another process. */
 const READ_BACK_MS = 1_000;
 /**
@@ -154,12 +157,19 @@ export async function stateAction(
   if (stateful && want.reached(await stateOf(client, ref, limits))) {
     return { via: "action", already: true };
   }
+  // A row's "toggle" is no disclosure: Qt's toggles the row's selection, and Qt names no
+  // action that expands. A row that names none is expanded as a user does it: clicked (its
+  // tree takes the focus, the row becomes current) and the arrow key pressed.
+  const row = ROW_ROLES.has(node.role) && (action === "expand" || action === "collapse");
+  const names = row ? want.names.filter((n) => n !== "toggle") : want.names;
   // The ways to try, each answering how it went, or undefined when it did not apply.
   const ways: (() => Promise<ActOutcome["via"] | undefined>)[] = [
-    async () => await doNamedAction(client, ref, node, want.names, limits) ? "action" : undefined,
+    async () => await doNamedAction(client, ref, node, names, limits) ? "action" : undefined,
     async () => {
       await input({ kind: "click", ...centre(node), button: "left", count: 1 });
-      return "pixel";
+      if (!row) return "pixel";
+      await input({ kind: "key", keys: action === "expand" ? "Right" : "Left" });
+      return "keys";
     },
   ];
   if (action === "select") {

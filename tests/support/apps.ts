@@ -374,6 +374,13 @@ export const javaFileChooserDemo = (): Promise<App> =>
 /** Thunar (GTK 3), the file manager, on `dir`. */
 export const thunar = (dir: string): Promise<App> => startApp("thunar", [dir], "Thunar");
 
+/** Qt 6 Designer, on its "New Form" dialog (a tree of templates, two combo boxes). */
+export const designer6 = (): Promise<App> => startApp("/usr/lib/qt6/bin/designer", [], "New Form");
+
+/** Qt 6 Linguist, on its empty main window (tree views, docks, toolbar toggles). */
+export const linguist6 = (): Promise<App> =>
+  startApp("/usr/lib/qt6/bin/linguist", [], "Qt Linguist");
+
 /** gtk4-demo (GTK 4), its list of demos. */
 export const gtk4Demo = (): Promise<App> => startApp("gtk4-demo", [], "GTK Demo");
 
