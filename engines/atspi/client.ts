@@ -11,6 +11,7 @@ import {
   DBusTimeoutError,
 } from "../../platform/dbus/mod.ts";
 import { DriverError } from "../../protocol/errors.ts";
+import { StateSet } from "./states.ts";
 
 /** An accessible object: the app's bus name and the object's path. */
 export interface Ref {
@@ -229,6 +230,12 @@ export class AtspiClient {
     } catch (err) {
       throw toDriverError(err, "GetConnectionUnixProcessID", { bus, path: "/" });
     }
+  }
+
+  /** The object's states. */
+  async states(ref: Ref, limits: CallLimits): Promise<StateSet> {
+    const [words] = await this.call(ref, "Accessible", "GetState", limits);
+    return new StateSet(words as number[]);
   }
 
   /** Screen extents `[x, y, w, h]` (coord type 0: screen). */

@@ -13,7 +13,7 @@ import type { AtspiClient, CallLimits, Ref } from "./client.ts";
 import { childAt } from "./managed.ts";
 import { doActionNamed } from "./named_action.ts";
 import { ATSPI_ROLES } from "./roles.ts";
-import { STATE, StateSet } from "./states.ts";
+import { STATE } from "./states.ts";
 import { pollUntil } from "../../util/poll.ts";
 
 /** What opens a combo box, by the names toolkits give the action (Qt: "ShowMenu"). */
@@ -30,9 +30,6 @@ const POPUP_ROLES = new Set(
     ATSPI_ROLES.indexOf(r as (typeof ATSPI_ROLES)[number])
   ),
 );
-
-const statesOf = async (client: AtspiClient, ref: Ref, limits: CallLimits) =>
-  new StateSet((await client.call(ref, "Accessible", "GetState", limits))[0] as number[]);
 
 /**
  * Asks combo `ref` to open; false when it names no way to, or refused. Does not wait for
@@ -59,7 +56,7 @@ export async function popupShows(
   limits: CallLimits,
 ): Promise<boolean> {
   const [states, count] = await Promise.all([
-    statesOf(client, ref, limits),
+    client.states(ref, limits),
     client.prop(ref, "Accessible", "ChildCount", limits).then(Number),
   ]);
   // A combo that says whether it is expanded is believed: Gecko's keeps its closed list
@@ -77,7 +74,7 @@ export async function popupShows(
     if (!kid) continue;
     const [[role], kidStates, [, , w, h]] = await Promise.all([
       client.call(kid, "Accessible", "GetRole", limits),
-      statesOf(client, kid, limits),
+      client.states(kid, limits),
       client.extents(kid, limits),
     ]);
     // Qt's closed popup list says SHOWING, at (0, 0) with no area.

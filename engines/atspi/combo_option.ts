@@ -16,7 +16,7 @@ import { childAt, parentOf } from "./managed.ts";
 import type { Input } from "./named_action.ts";
 import { OPEN_MS, popupShows, startOpen } from "./combo_open.ts";
 import { ATSPI_ROLES } from "./roles.ts";
-import { STATE, StateSet } from "./states.ts";
+import { STATE } from "./states.ts";
 import { pollUntil } from "../../util/poll.ts";
 
 const COMBO_BOX = ATSPI_ROLES.indexOf("combo_box");
@@ -86,12 +86,12 @@ async function openAndClick(
   if (!open) return false;
   // The option's part inside the list, once it shows: no area until then.
   const target = async (): Promise<Rect> => {
-    const [[words], row, list] = await Promise.all([
-      client.call(ref, "Accessible", "GetState", limits),
+    const [states, row, list] = await Promise.all([
+      client.states(ref, limits),
       client.extents(ref, limits),
       client.extents(combo.list, limits),
     ]);
-    return new StateSet(words as number[]).has(STATE.SHOWING) ? intersect(row, list) : [0, 0, 0, 0];
+    return states.has(STATE.SHOWING) ? intersect(row, list) : [0, 0, 0, 0];
   };
   const hasArea = ([, , w, h]: Rect) => w > 0 && h > 0;
   const [x, y, w, h] = await pollUntil(target, hasArea, OPEN_MS);

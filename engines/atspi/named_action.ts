@@ -8,7 +8,7 @@ import { DriverError } from "../../protocol/errors.ts";
 import { DBusError } from "../../platform/dbus/mod.ts";
 import type { PixelInput, RawNode } from "../../model/engine.ts";
 import type { AtspiClient, CallLimits, Ref } from "./client.ts";
-import { STATE, StateSet } from "./states.ts";
+import { STATE } from "./states.ts";
 
 /** Sends pixel input (the engine's X11 backend). */
 export type Input = (input: PixelInput) => Promise<void>;
@@ -57,8 +57,7 @@ async function actionNames(client: AtspiClient, ref: Ref, limits: CallLimits): P
 
 /** Throws `element_not_found` when the object behind `ref` is gone or defunct. */
 export async function alive(client: AtspiClient, ref: Ref, limits: CallLimits): Promise<void> {
-  const [words] = await client.call(ref, "Accessible", "GetState", limits);
-  if (new StateSet(words as number[]).has(STATE.DEFUNCT)) {
+  if ((await client.states(ref, limits)).has(STATE.DEFUNCT)) {
     throw new DriverError("element_not_found", `Element "${ref.path}" is gone`);
   }
 }

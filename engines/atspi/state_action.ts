@@ -12,7 +12,7 @@
 import type { ActOutcome, RawNode } from "../../model/engine.ts";
 import type { AtspiClient, CallLimits, Ref } from "./client.ts";
 import { centre, doNamedAction, grabFocus, type Input, refused } from "./named_action.ts";
-import { STATE, StateSet } from "./states.ts";
+import { STATE, type StateSet } from "./states.ts";
 import { pollUntil } from "../../util/poll.ts";
 import { comboOf, selectOption } from "./combo_option.ts";
 
@@ -93,11 +93,6 @@ const READ_BACK_MS = 1_000;
  */
 const TRY_NEXT_MS = 300;
 
-async function stateOf(client: AtspiClient, ref: Ref, limits: CallLimits): Promise<StateSet> {
-  const [words] = await client.call(ref, "Accessible", "GetState", limits);
-  return new StateSet(words as number[]);
-}
-
 /** Polls the state until `reached` or `ms` pass; the last state read. */
 const readBack = (
   client: AtspiClient,
@@ -105,7 +100,7 @@ const readBack = (
   limits: CallLimits,
   reached: (s: StateSet) => boolean,
   ms: number,
-): Promise<StateSet> => pollUntil(() => stateOf(client, ref, limits), reached, ms);
+): Promise<StateSet> => pollUntil(() => client.states(ref, limits), reached, ms);
 
 /**
  * Selects the element through its parent's `Selection` (list rows, tabs, options), or
@@ -154,7 +149,7 @@ export async function stateAction(
   // Check boxes only: what would "check" mean on a button? Menu items and plain rows are
   // selected and expanded by their action, with no state to read back.
   if (!stateful && want.field === "checked") throw refused(node, action);
-  if (stateful && want.reached(await stateOf(client, ref, limits))) {
+  if (stateful && want.reached(await client.states(ref, limits))) {
     return { via: "action", already: true };
   }
   // A row's "toggle" is no disclosure: Qt's toggles the row's selection, and Qt names no
@@ -188,7 +183,7 @@ export async function stateAction(
     if (want.reached(now)) return { via };
     if (last) break;
   }
-  return { via, found: want.otherwise(now ?? await stateOf(client, ref, limits)) };
+  return { via, found: want.otherwise(now ?? await client.states(ref, limits)) };
 }
 
 /**

@@ -18,7 +18,7 @@ import type { ActOutcome, RawNode } from "../../model/engine.ts";
 import type { AtspiClient, CallLimits, Ref } from "./client.ts";
 import { alive, grabFocus, type Input } from "./named_action.ts";
 import type { Known } from "./known.ts";
-import { STATE, StateSet } from "./states.ts";
+import { STATE } from "./states.ts";
 import { stripIfaces } from "./walk.ts";
 
 /** How long a read-back waits for the text the keys typed (they arrive through X). */
@@ -99,8 +99,7 @@ async function currentValue(
  * not end the wait for keys that are on their way.)
  */
 async function takesKeys(client: AtspiClient, ref: Ref, limits: CallLimits): Promise<boolean> {
-  const [words] = await client.call(ref, "Accessible", "GetState", limits);
-  return new StateSet(words as number[]).has(STATE.SENSITIVE);
+  return (await client.states(ref, limits)).has(STATE.SENSITIVE);
 }
 
 /** The caret offset, or the end of `text` when the toolkit has none. */
