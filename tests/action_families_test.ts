@@ -68,6 +68,30 @@ class Driving {
       return act(pick(map.elements, t).id, map.version);
     });
   }
+
+  /**
+   * Finds `name` beyond the map (`scope: "all"`: a closed combo's options), takes the match
+   * `which` picks, and selects it.
+   */
+  async selectFound(
+    name: string,
+    which: (e: Element) => boolean,
+  ): Promise<z.infer<typeof ActResult>> {
+    const found = await this.client.call("find", {
+      window: this.window,
+      query: { name },
+      scope: "all",
+    });
+    const option = found.elements.find(which);
+    assert.ok(option, `the combo's option "${name}" is found`);
+    assert.ok(option.actions.includes("select"), `"${name}" offers ${option.actions}`);
+    return await this.client.call("act", {
+      window: this.window,
+      version: found.version,
+      id: option.id,
+      action: "select",
+    });
+  }
 }
 
 async function driving(
@@ -326,20 +350,7 @@ Deno.test("GTK 3: a combo box's menu shows, and its option is selected", async (
     await done(d, combo, "show_menu", true);
     // The combo's own option, beyond the map while the menu was closed; GTK 3's menu
     // takes a selection as a highlight, so the combo must show the option.
-    const found = await d.client.call("find", {
-      window: d.window,
-      query: { name: "Right" },
-      scope: "all",
-    });
-    const right = found.elements.find((e) => e.role === "AXMenuItem");
-    assert.ok(right, "the combo's option is found");
-    assert.ok(right.actions.includes("select"), `"Right" offers ${right.actions}`);
-    const picked = await d.client.call("act", {
-      window: d.window,
-      version: found.version,
-      id: right.id,
-      action: "select",
-    });
+    const picked = await d.selectFound("Right", (e) => e.role === "AXMenuItem");
     assert.equal(picked.ok, true, `select "Right": ${picked.value}`);
     assert.equal(await oracleState(pid, "combo box", "Left"), null, "pyatspi: no combo shows Left");
     assert.ok(await oracleState(pid, "combo box", "Right", 1), "pyatspi: two combos show Right");
@@ -393,19 +404,7 @@ Deno.test("Qt: a menu opens a modal dialog by press, whose boxes, combo and tabs
     await expectState(pid, { role: "check box", name: "Tab navigation wraps around" }, "focused");
     // A closed combo's options are beyond the map: found with scope "all". Qt's list takes
     // a selection it never commits; the combo must show the option.
-    const found = await d.client.call("find", {
-      window: d.window,
-      query: { name: "South" },
-      scope: "all",
-    });
-    const south = found.elements.find((e) => e.actions.includes("select"));
-    assert.ok(south, "the combo's option is found");
-    const picked = await d.client.call("act", {
-      window: d.window,
-      version: found.version,
-      id: south.id,
-      action: "select",
-    });
+    const picked = await d.selectFound("South", (e) => e.actions.includes("select"));
     assert.equal(picked.ok, true, `select "South": ${picked.value}`);
     assert.ok(await oracleState(pid, "combo box", "South"), "pyatspi: the combo shows South");
     // Qt's combo names no popup, but its list is its menu; pyatspi sees the list open.
