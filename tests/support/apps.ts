@@ -351,6 +351,10 @@ export const featherpad = (): Promise<App> => startApp("featherpad", [], "Untitl
 /** SpeedCrunch (Qt 5), a calculator. */
 export const speedcrunch = (): Promise<App> => startApp("speedcrunch", [], "SpeedCrunch");
 
+/** DB Browser for SQLite (Qt 5) on `db`: its Database Structure tab is a tree of tables. */
+export const sqlitebrowser = (db: string): Promise<App> =>
+  startApp("sqlitebrowser", [db], "DB Browser for SQLite");
+
 /** Debian's OpenJDK 17, where the session's Java apps come from. */
 const JDK = "/usr/lib/jvm/java-17-openjdk-amd64";
 

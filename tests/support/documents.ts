@@ -150,6 +150,25 @@ export async function tempFile(text: string, suffix: string): Promise<string> {
   return path;
 }
 
+/**
+ * Starts `open` on a new SQLite database that `sql` builds (Python's own sqlite3 writes
+ * it, so no SQLite shell is needed); the file is added to `files`.
+ */
+export async function onDatabase<T>(
+  files: string[],
+  sql: string,
+  open: (path: string) => Promise<T>,
+): Promise<T> {
+  const path = await tempFile("", ".db");
+  files.push(path);
+  const build =
+    "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\nc.executescript(sys.argv[2])\nc.close()";
+  const out = await new Deno.Command("/usr/bin/python3", { args: ["-c", build, path, sql] })
+    .output();
+  if (!out.success) throw new Error(`building ${path}: ${new TextDecoder().decode(out.stderr)}`);
+  return await open(path);
+}
+
 /** Starts `open` on a new file of `text` ending in `suffix`; the file is added to `files`. */
 export async function onDocument<T>(
   files: string[],
