@@ -136,6 +136,8 @@ export class ScriptedEngine implements Engine {
   order: string[] = [];
   /** Runs inside act, after recording it: change the tree and post here. */
   onAct: ((call: ActCall) => void) | undefined;
+  /** What act answers for a call, when not the default `{ via: "action" }`. */
+  actOutcome: ((call: ActCall) => Promise<ActOutcome>) | undefined;
   /** An error act throws for a call (after recording it), or undefined to succeed. */
   actError: ((call: ActCall) => Error | undefined) | undefined;
   /** subscribe calls made. */
@@ -288,7 +290,7 @@ export class ScriptedEngine implements Engine {
     } catch (err) {
       return Promise.reject(err);
     }
-    return Promise.resolve({ via: "action" });
+    return this.actOutcome?.(call) ?? Promise.resolve({ via: "action" });
   }
 
   input(input: PixelInput, _signal: AbortSignal): Promise<void> {

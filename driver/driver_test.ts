@@ -367,6 +367,30 @@ Deno.test("Driver act the app does not react to answers no_reaction and effect n
   });
 });
 
+Deno.test("Driver act that finds the element already as asked answers effect none", async () => {
+  const alpha = alphaOnly();
+  // While the engine reads the state, a change the app posted late (an earlier action's
+  // notification) lands in the map: it is no effect of this act, which did nothing.
+  alpha.actOutcome = async () => {
+    alpha.tree("w-notes").children[5]!.value = "late";
+    alpha.post({ app: "app.notes", kind: "text", handle: "title" });
+    await new Promise((r) => setTimeout(r, 300));
+    return { via: "action", already: true };
+  };
+  await withDriver([alpha], async ({ rpc }) => {
+    const v1 = await rpc.call("read_ui", { app: "Notes" });
+    const r = await rpc.call("act", {
+      window: "w-notes",
+      version: 1,
+      id: idOf(v1, "Save"),
+      action: "press",
+    });
+    assert.equal(r.already, true);
+    assert.equal(r.effect, "none", "nothing was done");
+    assert.equal(r.settled, "no_reaction");
+  });
+});
+
 Deno.test("Driver act on a window never read answers window_not_found", async () => {
   const alpha = alphaOnly();
   await withDriver([alpha], async ({ rpc }) => {

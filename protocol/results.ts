@@ -129,6 +129,11 @@ export const ActResult = z.strictObject({
   value: z.string().optional(),
   /** The element already was as asked (`check` on a checked box): nothing was done. */
   already: z.literal(true).optional(),
+  /**
+   * `changed` when the app reacted or the map moved on from the planned version; `none`
+   * when nothing changed, and always when `already` (nothing was done: what the map took
+   * in meanwhile is still in the diff).
+   */
   effect: z.enum(["changed", "none"]),
   settled: Settled,
   settle_ms: z.number(),

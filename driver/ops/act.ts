@@ -224,7 +224,10 @@ export async function act(
     : undefined;
   const map = out.watched.map;
   const delta = deltaSince(map, p.version);
-  const changed = map.version !== p.version || out.reacted || out.closed === true;
+  // An element already as asked was left alone: what the map took in meanwhile (a late
+  // notification of an earlier action) is in the diff, but is no effect of this act.
+  const changed = !out.already &&
+    (map.version !== p.version || out.reacted || out.closed === true);
   // Only when the app announced a window-level change does the answer look for new windows.
   const opened = !out.closed && core.live.events.windowCount(w.app) > windows
     ? await openedBy(core, out.watched, ctx)
