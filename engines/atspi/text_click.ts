@@ -13,10 +13,13 @@ import type { AtspiClient, CallLimits, Ref } from "./client.ts";
 import { alive, type Input, refused } from "./named_action.ts";
 import { DriverError } from "../../protocol/errors.ts";
 import { textOf } from "./text_entry.ts";
-import { visiblePart } from "./uncover.ts";
+import { isEmpty, visiblePart } from "./uncover.ts";
 
 /** ATSPI_COORD_TYPE_SCREEN. */
 const SCREEN = 0;
+/** Asks again for words whose extents the app does not know yet, this often and long. */
+const UNKNOWN_RETRIES = 4;
+const UNKNOWN_WAIT_MS = 50;
 
 /** Where `words` first occur in `text`: exactly, else regardless of case. */
 function offsetOf(text: string, words: string): number {
@@ -43,14 +46,16 @@ export async function clickText(
   });
   const at = offsetOf(text, words);
   if (at < 0) return { via: "pixel", found: text };
-  const box = () => rangeBox(client, ref, at, at + words.length, limits);
-  let shown = visiblePart(await box(), window);
-  if (shown.w <= 0 || shown.h <= 0) {
-    // Gecko answers a text's first geometry query before laying the text out: ask again.
-    await new Promise((r) => setTimeout(r, 50));
-    shown = visiblePart(await box(), window);
+  // Where the words show: inside the window, and inside the element, when it has bounds.
+  const clip = isEmpty(node.bounds) ? window : visiblePart(node.bounds, window);
+  let shown = visiblePart(await rangeBox(client, ref, at, at + words.length, limits), clip);
+  for (let i = 0; i < UNKNOWN_RETRIES && isEmpty(shown); i++) {
+    // Gecko answers a text's first geometry questions before it has them (zeros, for
+    // some characters and not others): ask again.
+    await new Promise((r) => setTimeout(r, UNKNOWN_WAIT_MS));
+    shown = visiblePart(await rangeBox(client, ref, at, at + words.length, limits), clip);
   }
-  if (shown.w <= 0 || shown.h <= 0) return { via: "pixel", found: "offscreen" };
+  if (isEmpty(shown)) return { via: "pixel", found: "offscreen" };
   await input({
     kind: "click",
     x: Math.round(shown.x + shown.w / 2),
@@ -63,7 +68,10 @@ export async function clickText(
 
 /**
  * The screen box of characters `start` to `end`: around its first and last characters'
- * extents, else the range's own extents.
+ * extents when both are known, else the range's own extents; empty when neither is known.
+ * Gecko answered a first character's extents as zeros and a last one's right: a box
+ * spanning from the screen's corner, whose middle was blank page (the click answered ok
+ * and the words never saw it).
  */
 async function rangeBox(
   client: AtspiClient,
@@ -72,22 +80,21 @@ async function rangeBox(
   end: number,
   limits: CallLimits,
 ): Promise<Bounds> {
-  const char = async (i: number) =>
-    await client.call(ref, "Text", "GetCharacterExtents", limits, "iu", [i, SCREEN]) as number[];
-  const [[ax, ay, aw, ah], [bx, by, bw, bh]] = await Promise.all([char(start), char(end - 1)]);
-  const left = Math.min(ax!, bx!);
-  const top = Math.min(ay!, by!);
-  const box = {
-    x: left,
-    y: top,
-    w: Math.max(ax! + aw!, bx! + bw!) - left,
-    h: Math.max(ay! + ah!, by! + bh!) - top,
+  const extents = async (member: string, sig: string, args: number[]): Promise<Bounds> => {
+    const [x, y, w, h] = await client.call(ref, "Text", member, limits, sig, args) as number[];
+    return { x: x!, y: y!, w: w!, h: h! };
   };
-  if (box.w > 0 && box.h > 0) return box;
-  const [x, y, w, h] = await client.call(ref, "Text", "GetRangeExtents", limits, "iiu", [
-    start,
-    end,
-    SCREEN,
-  ]) as number[];
-  return { x: x!, y: y!, w: w!, h: h! };
+  const char = (i: number) => extents("GetCharacterExtents", "iu", [i, SCREEN]);
+  const [a, b] = await Promise.all([char(start), char(end - 1)]);
+  if (!isEmpty(a) && !isEmpty(b)) {
+    const left = Math.min(a.x, b.x);
+    const top = Math.min(a.y, b.y);
+    return {
+      x: left,
+      y: top,
+      w: Math.max(a.x + a.w, b.x + b.w) - left,
+      h: Math.max(a.y + a.h, b.y + b.h) - top,
+    };
+  }
+  return await extents("GetRangeExtents", "iiu", [start, end, SCREEN]);
 }
