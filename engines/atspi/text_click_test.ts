@@ -52,6 +52,18 @@ function app(
 
 const NONE: Bounds = { x: 0, y: 0, w: 0, h: 0 };
 
+/** Clicks "Jade" in the paragraph, laid out where Firefox shows it. */
+const clickJade = (client: AtspiClient, input: (i: PixelInput) => Promise<void>) =>
+  clickText(
+    client,
+    input,
+    REF,
+    paragraph({ x: 8, y: 355, w: 1136, h: 19 }),
+    "Jade",
+    WINDOW,
+    LIMITS,
+  );
+
 Deno.test("click by words: a first character Gecko does not know yet is asked again, not clicked from the corner", async () => {
   // Seen in Firefox: the first character's extents zeros, the last's right. Their union
   // ran from the screen's corner, and its middle was blank page.
@@ -59,15 +71,7 @@ Deno.test("click by words: a first character Gecko does not know yet is asked ag
     (offset, asked) => asked < 4 ? (offset === 22 ? NONE : E) : (offset === 22 ? J : E),
     () => NONE,
   );
-  const out = await clickText(
-    client,
-    input,
-    REF,
-    paragraph({ x: 8, y: 355, w: 1136, h: 19 }),
-    "Jade",
-    WINDOW,
-    LIMITS,
-  );
+  const out = await clickJade(client, input);
   assert.deepEqual(out, { via: "pixel" });
   assert.deepEqual(clicks, [{ kind: "click", x: 200, y: 365, button: "left", count: 1 }]);
 });
@@ -75,29 +79,13 @@ Deno.test("click by words: a first character Gecko does not know yet is asked ag
 Deno.test("click by words: extents that never fall inside the element are not clicked", async () => {
   // A box outside the paragraph (stale, or another line's) is no place for its words.
   const { client, clicks, input } = app(() => ({ x: 500, y: 700, w: 9, h: 19 }), () => NONE);
-  const out = await clickText(
-    client,
-    input,
-    REF,
-    paragraph({ x: 8, y: 355, w: 1136, h: 19 }),
-    "Jade",
-    WINDOW,
-    LIMITS,
-  );
+  const out = await clickJade(client, input);
   assert.deepEqual(out, { via: "pixel", found: "offscreen" });
   assert.deepEqual(clicks, []);
 });
 
 Deno.test("click by words: the range's extents serve when characters have none", async () => {
   const { client, clicks, input } = app(() => NONE, () => ({ x: 182, y: 355, w: 36, h: 19 }));
-  await clickText(
-    client,
-    input,
-    REF,
-    paragraph({ x: 8, y: 355, w: 1136, h: 19 }),
-    "Jade",
-    WINDOW,
-    LIMITS,
-  );
+  await clickJade(client, input);
   assert.deepEqual(clicks, [{ kind: "click", x: 200, y: 365, button: "left", count: 1 }]);
 });
