@@ -46,20 +46,28 @@ export async function clickText(
   });
   const at = offsetOf(text, words);
   if (at < 0) return { via: "pixel", found: text };
-  // Where the words show: inside the window, and inside the element, when it has bounds.
-  const clip = isEmpty(node.bounds) ? window : visiblePart(node.bounds, window);
-  let shown = visiblePart(await rangeBox(client, ref, at, at + words.length, limits), clip);
-  for (let i = 0; i < UNKNOWN_RETRIES && isEmpty(shown); i++) {
+  const shown = async () => {
+    // Where the words show: inside the window, and inside the element as it is now (the
+    // map's bounds lag behind an element that moves) when it says where it is.
+    const [box, [x, y, w, h]] = await Promise.all([
+      rangeBox(client, ref, at, at + words.length, limits),
+      client.extents(ref, limits),
+    ]);
+    const element = { x, y, w, h };
+    return visiblePart(box, isEmpty(element) ? window : visiblePart(element, window));
+  };
+  let where = await shown();
+  for (let i = 0; i < UNKNOWN_RETRIES && isEmpty(where); i++) {
     // Gecko answers a text's first geometry questions before it has them (zeros, for
     // some characters and not others): ask again.
     await new Promise((r) => setTimeout(r, UNKNOWN_WAIT_MS));
-    shown = visiblePart(await rangeBox(client, ref, at, at + words.length, limits), clip);
+    where = await shown();
   }
-  if (isEmpty(shown)) return { via: "pixel", found: "offscreen" };
+  if (isEmpty(where)) return { via: "pixel", found: "offscreen" };
   await input({
     kind: "click",
-    x: Math.round(shown.x + shown.w / 2),
-    y: Math.round(shown.y + shown.h / 2),
+    x: Math.round(where.x + where.w / 2),
+    y: Math.round(where.y + where.h / 2),
     button: "left",
     count: 1,
   });
