@@ -52,6 +52,14 @@ function pick(elements: readonly Element[], t: Target): Element {
   throw new Error(`No ${t.role} "${t.name}" #${t.nth ?? 0} (by that name: ${near})`);
 }
 
+/** Is `e` below the element `ancestor` (an id) in `elements`? */
+function within(elements: readonly Element[], e: Element, ancestor: string): boolean {
+  for (let up = e.parent; up !== undefined; up = elements.find((p) => p.id === up)?.parent) {
+    if (up === ancestor) return true;
+  }
+  return false;
+}
+
 /** A driver session on one app's window. */
 class Driving {
   constructor(readonly client: DriverClient, readonly app: App, public window: string) {}
@@ -503,6 +511,34 @@ Deno.test("LibreOffice: toolbar toggles check and uncheck, alignment moves, a me
       assert.ok(!save.el.actions.includes("set_value"), `Save offers ${save.el.actions}`);
       await done(d, { role: "AXButton", name: "Save" }, "focus");
       await expectState(pid, { role: "push button", name: "Save" }, "focused");
+      // LibreOffice says nothing of a menu on its drop-downs: a toolbar combo is a panel
+      // around a combo box that never shows, and the unnamed toggle beside it opens its
+      // list. The toggle offers show_menu; the answer names the popup, and pyatspi sees it.
+      const read = await d.client.call("read_ui", { window: d.window });
+      const els = read.elements!;
+      const style = pick(els, { role: "AXGroup", name: "Paragraph Style" });
+      const toggle = els.find((e) => e.role === "AXCheckBox" && within(els, e, style.id));
+      assert.ok(toggle, "the Paragraph Style drop-down has its toggle");
+      assert.ok(toggle.actions.includes("show_menu"), `the drop-down offers ${toggle.actions}`);
+      const list = await d.client.call("act", {
+        window: d.window,
+        version: read.version,
+        id: toggle.id,
+        action: "show_menu",
+      });
+      assert.equal(list.ok, true, `the list opens: ${list.value}`);
+      assert.deepEqual(list.opened?.map((w) => w.role), ["popup"]);
+      const popup = () => oracleState(pid, "window", "");
+      assert.ok((await popup())?.states.includes("showing"), "pyatspi: the list shows");
+      const again = await d.client.call("act", {
+        window: d.window,
+        version: list.version,
+        id: toggle.id,
+        action: "show_menu",
+      });
+      assert.equal(again.already, true, "the list already shows");
+      await d.client.call("pixel_key", { keys: "Escape" });
+      await eventually(async () => (await popup())?.states.includes("showing") ?? false, false);
       await done(d, { role: "AXMenu", name: "Format" }, "select");
       await expectState(pid, { role: "menu", name: "Format" }, "selected");
       // With its menu open, LibreOffice answers yes to focusing a toolbar button and

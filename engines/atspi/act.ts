@@ -98,6 +98,12 @@ export async function performAction(
       if (await doNamedAction(client, ref, node, prefs!, limits)) return { via: "action" };
       return await pixelClick("left");
     case "show_menu":
+      if (node.role === "AXCheckBox") {
+        // A toggle that opens a menu (a combo's drop-down button, tree.ts; a menu button)
+        // is on while the menu shows: a right click would ask for another menu.
+        const out = await stateAction(client, input, ref, node, "check", limits);
+        return out.found === undefined ? out : { ...out, found: "menu not shown" };
+      }
       if (COMBO_ROLES.has(node.role)) {
         const click = () => pixelClick("left").then(() => {});
         return await showComboMenu(client, ref, click, limits, !known.popupUnseen.has(ref.bus));

@@ -18,6 +18,8 @@ export interface Fixed {
   ifaces: Set<string>;
   /** `Action.NActions`, once read. */
   actions?: number;
+  /** A toggle button that opens the list of a combo box beside it (tree.ts). */
+  dropDown?: true;
 }
 
 /**

@@ -13,6 +13,7 @@ import { type Skeleton, type SkeletonNode, visibilityState } from "./skeleton.ts
 import { STATE } from "./states.ts";
 import { mapLimit } from "../../util/pool.ts";
 import { Known } from "./known.ts";
+import { type DropDownCandidate, dropDownCandidate, markDropDowns } from "./drop_down.ts";
 
 /** Pending replies per app at once; stays under the bus's per-connection reply limit. */
 const PIPELINE = 64;
@@ -115,6 +116,7 @@ export async function buildTree(
   // two parents: each path is kept once, at its first place in document order, so the
   // result is always a tree and no recursion depth depends on the app's data.
   const placed = new Set<string>();
+  const dropDowns: DropDownCandidate[] = [];
   const stack: { node: SkeletonNode; parent: RawNode | undefined }[] = [{
     node: top,
     parent: undefined,
@@ -128,8 +130,13 @@ export async function buildTree(
     }
     placed.add(node.ref.path);
     const raw = shell(node);
+    // Its list is the menu of the combo box the toggle stands for. Remembered: a read of
+    // the toggle alone (after it changed) does not see the combo beside it.
+    if (known.get(node.ref)?.dropDown) raw.actions.push("show_menu");
     kept.push({ node, raw });
     parent?.children.push(raw);
+    const candidate = dropDownCandidate(skeleton, node, shown, known);
+    if (candidate) dropDowns.push(candidate);
     for (let i = node.children.length - 1; i >= 0; i--) {
       const path = node.children[i]!;
       const child = placed.has(path) ? undefined : skeleton.get(path);
@@ -137,7 +144,11 @@ export async function buildTree(
       if (child && child.states.has(shown)) stack.push({ node: child, parent: raw });
     }
   }
-  await mapLimit(kept, PIPELINE, (k) => enrich(client, k, limits, known));
+  const rawOf = new Map(kept.map((k) => [k.node.ref.path, k.raw]));
+  await Promise.all([
+    mapLimit(kept, PIPELINE, (k) => enrich(client, k, limits, known)),
+    markDropDowns(client, dropDowns, rawOf, known, limits),
+  ]);
   return { root: kept[0]!.raw, nodes: kept.length, truncated };
 }
 
@@ -284,7 +295,12 @@ async function enrich(
     const count = fixed?.actions !== undefined
       ? Promise.resolve(fixed.actions)
       : client.prop(ref, "Action", "NActions", limits).then((n) => {
-        known.set(ref, { role: node.role, ifaces: node.ifaces, actions: Number(n) });
+        known.set(ref, {
+          ...known.get(ref),
+          role: node.role,
+          ifaces: node.ifaces,
+          actions: Number(n),
+        });
         return Number(n);
       });
     jobs.push(count.then((n) => {
