@@ -98,9 +98,9 @@ export async function performAction(
       if (await doNamedAction(client, ref, node, prefs!, limits)) return { via: "action" };
       return await pixelClick("left");
     case "show_menu":
-      if (node.role === "AXCheckBox") {
-        // A toggle that opens a menu (a combo's drop-down button, tree.ts; a menu button)
-        // is on while the menu shows: a right click would ask for another menu.
+      if (known.get(ref)?.dropDown) {
+        // A combo's drop-down toggle (drop_down.ts) is on while the list shows: a right
+        // click would ask for another menu.
         const out = await stateAction(client, input, ref, node, "check", limits);
         return out.found === undefined ? out : { ...out, found: "menu not shown" };
       }
