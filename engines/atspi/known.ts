@@ -18,7 +18,7 @@ export interface Fixed {
   ifaces: Set<string>;
   /** `Action.NActions`, once read. */
   actions?: number;
-  /** A toggle button that opens the list of a combo box beside it (tree.ts). */
+  /** A toggle button that opens the list of a combo box beside it (drop_down.ts). */
   dropDown?: true;
 }
 

@@ -144,11 +144,15 @@ export async function buildTree(
       if (child && child.states.has(shown)) stack.push({ node: child, parent: raw });
     }
   }
-  const rawOf = new Map(kept.map((k) => [k.node.ref.path, k.raw]));
-  await Promise.all([
-    mapLimit(kept, PIPELINE, (k) => enrich(client, k, limits, known)),
-    markDropDowns(client, dropDowns, rawOf, known, limits),
-  ]);
+  // Most windows have no drop-down to look into: no index of the kept nodes for them.
+  const marking = dropDowns.length === 0 ? undefined : markDropDowns(
+    client,
+    dropDowns,
+    new Map(kept.map((k) => [k.node.ref.path, k.raw])),
+    known,
+    limits,
+  );
+  await Promise.all([mapLimit(kept, PIPELINE, (k) => enrich(client, k, limits, known)), marking]);
   return { root: kept[0]!.raw, nodes: kept.length, truncated };
 }
 
