@@ -72,6 +72,7 @@ export async function askToFill(
   sleep: Sleep = sleepMs,
 ): Promise<Fill> {
   const cached = await skeletonFromCache(client, bus, limits);
+  const at = performance.now();
   if (!cached) return "none";
   // The answer is paid for: a cache too big for the app's windows is not asked again.
   for (const w of windows) judgeCache(cached, w, known, JUDGED_MAX);
@@ -87,7 +88,9 @@ export async function askToFill(
     const on = inPage.find((n) => n.ifaces.has(iface));
     return on && client.prop(on.ref, iface, prop, limits).catch(() => undefined);
   }));
-  return await boundsLanded(client, asked.map((n) => n.ref), limits, sleep);
+  const fill = await boundsLanded(client, asked.map((n) => n.ref), limits, sleep);
+  if (fill === "landed") known.warm.set(bus, { skeleton: cached, at });
+  return fill;
 }
 
 /** The objects of `page` in `cached`, the page first, at most {@link JUDGED_MAX}. */

@@ -9,6 +9,7 @@
  * @module
  */
 import type { Ref } from "./client.ts";
+import type { Skeleton } from "./skeleton.ts";
 
 /** The fixed attributes of one object. */
 export interface Fixed {
@@ -61,6 +62,12 @@ export class Known {
    * caches filled (first_read.ts); other toolkits always whole.
    */
   readonly filled = new Set<string>();
+  /**
+   * A Gecko app's cache as its warm-up read it (`at`: when, `performance.now()`), kept for
+   * the app's first read once the fill landed (first_read.ts): a read soon after starts
+   * from it rather than asking again.
+   */
+  readonly warm = new Map<string, { skeleton: Skeleton; at: number }>();
 
   /** What is known of `ref`. */
   get(ref: Ref): Fixed | undefined {

@@ -43,6 +43,8 @@ export interface SkeletonNode {
   childCount: number;
   /** For a table read by its visible range: its size and the range in `children`. */
   table?: TableRange;
+  /** Its name was read before the app knew it (Gecko's first answer): to be asked again. */
+  nameUnsure?: true;
 }
 
 /** The skeleton of a whole app, by object path. */
@@ -111,6 +113,12 @@ export async function skeletonFromCache(
   return nodes;
 }
 
+/**
+ * How old the warm-up's answer may be for a first read to start from it: the fill lands
+ * 1 to 25 ms after it (first_read.ts), and the read follows at once.
+ */
+const WARM_MAX_MS = 100;
+
 /** Most rounds of exposing children before the read settles for what it has. */
 const MAX_ROUNDS = 64;
 
@@ -132,7 +140,12 @@ export async function readSkeleton(
   };
   if (!known.toolkits.has(root.bus)) await askToolkit(client, root.bus, limits, known);
   if (known.walkOnly.has(root.bus)) return await walk();
-  let skeleton = await skeletonFromCache(client, root.bus, limits);
+  // The warm-up's answer, taken once and soon: asked before the fill, it lacks only names;
+  // later, the page may have changed.
+  const kept = known.warm.get(root.bus);
+  known.warm.delete(root.bus);
+  const warm = kept && performance.now() - kept.at <= WARM_MAX_MS ? kept.skeleton : undefined;
+  let skeleton = warm ?? await skeletonFromCache(client, root.bus, limits);
   // Qt answers the cache call with an empty list: a cache without the window is no cache.
   if (!skeleton?.has(root.path)) return await walk();
   remember(skeleton, known);
@@ -156,7 +169,26 @@ export async function readSkeleton(
   if (!top || top.children.length < top.childCount) return await walk();
   await walkUncached(client, skeleton, root, limits, max, known);
   await walkMissing(client, skeleton, root, asked, limits, max, known);
+  if (warm) markEmptyNames(skeleton, root, max);
   return skeleton;
+}
+
+/**
+ * Marks each showing node below `root` that `skeleton` has without a name (at most `max`)
+ * as to be asked again with the read's other questions: Gecko answered them empty before
+ * the warm-up's fill (14 of a form page's 91), and far fewer are asked than a whole new
+ * `GetItems` answers.
+ */
+function markEmptyNames(skeleton: Skeleton, root: Ref, max: number): void {
+  const stack = [root.path];
+  const seen = new Set<string>();
+  while (stack.length > 0 && seen.size < max) {
+    const node = skeleton.get(stack.pop()!);
+    if (!node || seen.has(node.ref.path) || !node.states.has(STATE.SHOWING)) continue;
+    seen.add(node.ref.path);
+    if (node.name === "") node.nameUnsure = true;
+    stack.push(...node.children);
+  }
 }
 
 /** The toolkit names web browsers give (Firefox, Chromium), in lower case. */

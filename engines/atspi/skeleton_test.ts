@@ -8,6 +8,7 @@ import {
   unexposed,
 } from "./skeleton.ts";
 import { buildTree } from "./tree.ts";
+import { Known } from "./known.ts";
 import type { RawNode } from "../../model/engine.ts";
 
 const BUS = ":1.5";
@@ -236,4 +237,44 @@ Deno.test("skeleton: a cache far bigger than the window's showing part is walked
   assert.equal(cacheTooBig(276, 78), false, "Chromium's browser objects");
   assert.equal(cacheTooBig(6_072, 132), true, "Firefox on a 2,000-row table");
   assert.equal(cacheTooBig(3_000, 400), false, "a window that shows much of its app");
+});
+
+/** A Gecko app whose warm-up read `rows` from its cache `age` ms ago, "/a" unnamed then. */
+async function warmedUp(rows: Row[], age: number): Promise<Known> {
+  const warm = await skeletonOf(rows);
+  warm.get("/a")!.name = "";
+  const known = new Known();
+  known.toolkits.set(BUS, "Gecko");
+  known.warm.set(BUS, { skeleton: warm, at: performance.now() - age });
+  return known;
+}
+
+const PAGE: Row[] = [["/w", "/root", 0, 2, FRAME], ["/a", "/w", 0, 0], ["/b", "/w", 1, 0]];
+
+Deno.test("skeleton: a first read on the warm-up's heels starts from its answer, empty names to ask", async () => {
+  const known = await warmedUp(PAGE, 0);
+  const { client, calls } = fakeClient(PAGE);
+  const skeleton = await readSkeleton(client, { bus: BUS, path: "/w" }, LIMITS, 100, known);
+  assert.equal(calls(), 0, "no second GetItems");
+  assert.equal(skeleton.get("/a")!.nameUnsure, true, "the name answered before the fill");
+  assert.equal(skeleton.get("/b")!.nameUnsure, undefined);
+  assert.equal(known.warm.has(BUS), false, "taken once");
+});
+
+Deno.test("skeleton: a first read long after the warm-up asks the cache again", async () => {
+  const known = await warmedUp(PAGE, 1_000);
+  const { client, calls } = fakeClient(PAGE);
+  const skeleton = await readSkeleton(client, { bus: BUS, path: "/w" }, LIMITS, 100, known);
+  assert.ok(calls() >= 1, "GetItems asked");
+  assert.equal(skeleton.get("/a")!.name, "n/a");
+  assert.equal(skeleton.get("/a")!.nameUnsure, undefined);
+});
+
+Deno.test("skeleton: a name to ask again is asked with the read's other questions", async () => {
+  const known = await warmedUp(PAGE, 0);
+  const { client } = fakeClient(PAGE);
+  const skeleton = await readSkeleton(client, { bus: BUS, path: "/w" }, LIMITS, 100, known);
+  const tree = await buildTree(client, skeleton, "/w", 100, LIMITS, undefined, known);
+  // The stand-in answers every property with 1.
+  assert.deepEqual(tree!.root.children.map((n) => n.name), ["1", "n/b"]);
 });

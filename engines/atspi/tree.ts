@@ -289,6 +289,13 @@ async function enrich(
   const ref = node.ref;
   const role = atspiRoleName(node.role);
   const jobs: Promise<void>[] = [];
+  if (node.nameUnsure) {
+    jobs.push(
+      client.prop(ref, "Accessible", "Name", limits).then((name) => {
+        raw.name = String(name ?? "");
+      }),
+    );
+  }
   if (known.noFocusRequest.has(ref.bus) && !raw.actions.includes("type_text")) {
     raw.actions = raw.actions.filter((a) => a !== "focus");
   }
