@@ -157,6 +157,11 @@ function idOf(r: Result, name: string): string {
   return el.id;
 }
 
+/** Presses Notes' Save, planned on `v1`, the window's first read. */
+function pressSave(rpc: Dispatcher, v1: Result) {
+  return rpc.call("act", { window: "w-notes", version: 1, id: idOf(v1, "Save"), action: "press" });
+}
+
 /** Every line of audit.jsonl (the driver must be closed first). */
 async function auditLines(paths: DriverPaths): Promise<Record<string, unknown>[]> {
   const text = await Deno.readTextFile(paths.audit);
@@ -266,12 +271,7 @@ Deno.test("Driver act on the current version acts on the right node and answers 
   };
   await withDriver([alpha], async ({ rpc }) => {
     const v1 = await rpc.call("read_ui", { app: "Notes" });
-    const r = await rpc.call("act", {
-      window: "w-notes",
-      version: 1,
-      id: idOf(v1, "Save"),
-      action: "press",
-    });
+    const r = await pressSave(rpc, v1);
     assert.deepEqual(alpha.acts, [
       { window: "w-notes", handle: "save", action: "press", value: undefined },
     ]);
@@ -298,12 +298,7 @@ Deno.test("Driver act whose object the app replaced reads the window once and ac
     alpha.tree("w-notes").children[0] = button("save-2", "Save", 0);
     alpha.actError = (call) =>
       call.handle === "save" ? new DriverError("element_not_found", "Element is gone") : undefined;
-    const r = await rpc.call("act", {
-      window: "w-notes",
-      version: 1,
-      id: idOf(v1, "Save"),
-      action: "press",
-    });
+    const r = await pressSave(rpc, v1);
     assert.deepEqual(alpha.acts.map((a) => a.handle), ["save", "save-2"]);
     assert.equal(r.ok, true);
     const hello = await rpc.call("hello", {}) as { live: { rebound?: number } };
@@ -319,12 +314,7 @@ Deno.test("Driver act that closes its own window answers ok and closed, not wind
     alpha.onAct = () => {
       for (const app of alpha.apps) app.windows = app.windows.filter((w) => w.window !== "w-notes");
     };
-    const r = await rpc.call("act", {
-      window: "w-notes",
-      version: 1,
-      id: idOf(v1, "Save"),
-      action: "press",
-    });
+    const r = await pressSave(rpc, v1);
     assert.equal(r.ok, true);
     assert.equal(r.closed, true);
     assert.equal(r.effect, "changed");
@@ -339,7 +329,7 @@ Deno.test("Driver act on an id that is really gone answers element_not_found aft
     alpha.tree("w-notes").children.splice(0, 1);
     alpha.actError = () => new DriverError("element_not_found", "Element is gone");
     await refused(
-      rpc.call("act", { window: "w-notes", version: 1, id: idOf(v1, "Save"), action: "press" }),
+      pressSave(rpc, v1),
       "element_not_found",
     );
     assert.deepEqual(alpha.acts.map((a) => a.handle), ["save"], "acted once, then gave up");
@@ -379,12 +369,7 @@ Deno.test("Driver act that finds the element already as asked answers effect non
   };
   await withDriver([alpha], async ({ rpc }) => {
     const v1 = await rpc.call("read_ui", { app: "Notes" });
-    const r = await rpc.call("act", {
-      window: "w-notes",
-      version: 1,
-      id: idOf(v1, "Save"),
-      action: "press",
-    });
+    const r = await pressSave(rpc, v1);
     assert.equal(r.already, true);
     assert.equal(r.effect, "none", "nothing was done");
     assert.equal(r.settled, "no_reaction");
@@ -663,12 +648,7 @@ Deno.test("Driver sends an action to the engine that read the window's map, and 
   await withDriver([beta, alpha], async ({ driver, rpc, paths }) => {
     const v1 = await rpc.call("read_ui", { app: "Notes" });
     assert.equal(v1.engine, "beta");
-    const r = await rpc.call("act", {
-      window: "w-notes",
-      version: 1,
-      id: idOf(v1, "Save"),
-      action: "press",
-    });
+    const r = await pressSave(rpc, v1);
     assert.equal(r.engine, "beta");
     assert.deepEqual(beta.order, ["act:save"]);
     assert.deepEqual(alpha.order, []);
