@@ -183,7 +183,7 @@ const MATRIX: MatrixApp[] = [
     label: "FileChooserDemo (Swing demo)",
     start: () => apps.javaFileChooserDemo(),
     title: "FileChooserDemo",
-    async check(els, client, window, pid) {
+    async check(_els, client, window, pid) {
       const act = (role: string, name: string, action: ActionName) =>
         actOn(
           client,

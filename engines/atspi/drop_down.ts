@@ -3,13 +3,14 @@
  * Name) are an entry and an unnamed toggle button beside a combo box that never shows:
  * checking the toggle opens the list, and nothing on the bus says so (no HAS_POPUP, no
  * showing combo). Such a toggle offers `show_menu` (act.ts checks it). A read walks past
- * hidden nodes without asking their role, so the hidden sibling's role is asked here, for
- * the few boxes that look like one; a toggle found to be a drop-down is remembered.
+ * hidden nodes without asking their role (or, where the app answers which children show,
+ * without listing them), so the hidden sibling is asked for here, for the few boxes that
+ * look like one; a toggle found to be a drop-down is remembered.
  *
  * @module
  */
 import type { RawNode } from "../../model/engine.ts";
-import type { AtspiClient, CallLimits } from "./client.ts";
+import type { AtspiClient, CallLimits, Ref } from "./client.ts";
 import type { Known } from "./known.ts";
 import { atspiRoleName } from "./roles.ts";
 import type { Skeleton, SkeletonNode } from "./skeleton.ts";
@@ -20,7 +21,8 @@ const MAX_KIDS = 4;
 /** A toggle button that may be a combo's drop-down, and its hidden siblings. */
 export interface DropDownCandidate {
   toggle: SkeletonNode;
-  hidden: SkeletonNode[];
+  /** Its hidden siblings, or its box when the walk did not list them (`shownOnly`). */
+  hidden: SkeletonNode[] | { box: SkeletonNode };
 }
 
 /**
@@ -33,12 +35,18 @@ export function dropDownCandidate(
   shown: number,
   known: Known,
 ): DropDownCandidate | undefined {
-  if (node.children.length < 2 || node.children.length > MAX_KIDS) return undefined;
+  const count = node.shownOnly ? node.childCount : node.children.length;
+  if (count < 2 || count > MAX_KIDS) return undefined;
   const kids = node.children.flatMap((path) => skeleton.get(path) ?? []);
   const toggles = kids.filter((k) =>
     k.states.has(shown) && atspiRoleName(k.role) === "toggle_button"
   );
   if (toggles.length !== 1 || known.get(toggles[0]!.ref)?.dropDown) return undefined;
+  if (node.shownOnly) {
+    return node.children.length < node.childCount
+      ? { toggle: toggles[0]!, hidden: { box: node } }
+      : undefined;
+  }
   // A hidden node read by a walk has no role yet (0); one from the cache has its own.
   const hidden = kids.filter((k) =>
     !k.states.has(shown) && (k.role === 0 || atspiRoleName(k.role) === "combo_box")
@@ -59,8 +67,11 @@ export async function markDropDowns(
   limits: CallLimits,
 ): Promise<void> {
   await Promise.all(candidates.map(async ({ toggle, hidden }) => {
+    const others = Array.isArray(hidden)
+      ? hidden
+      : (await unlisted(client, hidden.box, limits)).map((ref) => ({ ref, role: 0 }));
     const roles = await Promise.all(
-      hidden.map((k) =>
+      others.map((k) =>
         k.role !== 0 ? k.role : client.call(k.ref, "Accessible", "GetRole", limits)
           .then(([role]) => Number(role), () => 0)
       ),
@@ -71,4 +82,15 @@ export async function markDropDowns(
     const raw = rawOf.get(ref.path);
     if (raw && !raw.actions.includes("show_menu")) raw.actions.push("show_menu");
   }));
+}
+
+/** The children of `box` its walk did not list (bounded: a candidate has few); none if gone. */
+async function unlisted(
+  client: AtspiClient,
+  box: SkeletonNode,
+  limits: CallLimits,
+): Promise<Ref[]> {
+  const listed = new Set(box.children);
+  const all = await client.children(box.ref, limits).catch(() => []);
+  return all.filter((k) => k.bus === box.ref.bus && !listed.has(k.path));
 }

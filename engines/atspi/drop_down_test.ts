@@ -85,3 +85,38 @@ Deno.test("drop-down: a box with no hidden sibling, or many children, is no cand
   ]);
   assert.equal(dropDownCandidate(toolbar, toolbar.get("/box")!, shown, known), undefined);
 });
+
+Deno.test("drop-down: a box whose walk listed only its showing children is listed once", async () => {
+  // As a walk over Collection reads it: the hidden combo is counted, not listed.
+  const box: SkeletonNode = {
+    ...node("/box", "filler", true, ["/entry", "/toggle"]),
+    childCount: 3,
+    shownOnly: true,
+  };
+  const skeleton: Skeleton = new Map<string, SkeletonNode>([
+    ["/box", box],
+    ["/entry", node("/entry", "text", true)],
+    ["/toggle", node("/toggle", "toggle_button", true)],
+  ]);
+  const asked: string[] = [];
+  const client = {
+    call: (ref: Ref, _iface: string, member: string) => {
+      asked.push(`${ref.path} ${member}`);
+      return Promise.resolve([role("combo_box")]);
+    },
+    children: (ref: Ref) => {
+      asked.push(`${ref.path} GetChildren`);
+      return Promise.resolve(["/entry", "/combo", "/toggle"].map((path) => ({ bus: BUS, path })));
+    },
+  } as unknown as AtspiClient;
+  const toggle = { actions: ["press", "click", "check", "uncheck"] } as RawNode;
+  const known = new Known();
+  const found = dropDownCandidate(skeleton, skeleton.get("/box")!, STATE.SHOWING, known);
+  assert.ok(found);
+  await markDropDowns(client, [found], new Map([["/toggle", toggle]]), known, LIMITS);
+  assert.deepEqual(asked, ["/box GetChildren", "/combo GetRole"]);
+  assert.ok(toggle.actions.includes("show_menu"));
+  // All its children showing: nothing hidden beside the toggle, no candidate.
+  const whole = { ...box, childCount: 2 };
+  assert.equal(dropDownCandidate(skeleton, whole, STATE.SHOWING, new Known()), undefined);
+});

@@ -40,6 +40,8 @@ export class Known {
   readonly walkOnly = new Set<string>();
   /** Each app's toolkit (`Application.ToolkitName`), once asked. */
   readonly toolkits = new Map<string, string>();
+  /** Apps whose `Collection` does not answer `GetMatches`: their children are listed. */
+  readonly noCollection = new Set<string>();
   /** Apps whose `EditableText` answered true and changed nothing (Gecko): typed into. */
   readonly editableTextFails = new Set<string>();
   /**

@@ -43,6 +43,11 @@ export interface SkeletonNode {
   childCount: number;
   /** For a table read by its visible range: its size and the range in `children`. */
   table?: TableRange;
+  /**
+   * `children` holds only the children in the walk's shown state (the app's `Collection`
+   * answered which): the hidden ones were never asked, and `childCount` counts them too.
+   */
+  shownOnly?: true;
   /** Its name was read before the app knew it (Gecko's first answer): to be asked again. */
   nameUnsure?: true;
 }
@@ -329,7 +334,8 @@ function survey(skeleton: Skeleton, root: Ref, max: number): { missing: Ref[]; s
     if (!node) continue;
     seen.add(path);
     // A manager's children are never listed; walkUncached reads its visible range.
-    if (node.children.length < node.childCount && !isManager(node)) missing.push(node.ref);
+    const short = node.children.length < node.childCount && !node.shownOnly;
+    if (short && !isManager(node)) missing.push(node.ref);
     for (const c of node.children) {
       const child = seen.has(c) ? undefined : skeleton.get(c);
       if (child && child.states.has(shown)) stack.push(c);

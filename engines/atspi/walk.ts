@@ -6,13 +6,16 @@
  * descendants (a spreadsheet's billion cells, a 10,000-row tree view) or that counts more
  * children than that is read by its visible range ({@link visibleChildren}).
  *
- * A node's children are first asked only their state: a hidden child (a closed menu's
- * items) costs one call, not five. Showing nodes are read as soon as their parent is, a
- * few at a time ({@link PIPELINE}), so a deep branch does not wait for a wide one.
+ * A node's showing children are asked of the app in one call where it has `Collection`
+ * (atk-bridge: GTK 3, LibreOffice, Java): hidden ones (a closed menu's items) cost nothing.
+ * Elsewhere its children are listed and first asked only their state: a hidden child
+ * costs one call, not five. Showing nodes are read as soon as their parent is, a few at a
+ * time ({@link PIPELINE}), so a deep branch does not wait for a wide one.
  *
  * @module
  */
 import type { AtspiClient, CallLimits, Ref } from "./client.ts";
+import { DriverError } from "../../protocol/errors.ts";
 import { STATE, StateSet } from "./states.ts";
 import type { Skeleton, SkeletonNode } from "./skeleton.ts";
 import { visibleChildren } from "./managed.ts";
@@ -83,7 +86,7 @@ export async function skeletonByWalk(
             for (const kid of fresh) {
               // A hidden child is kept as its state alone: the tree leaves it out, and
               // asking its role, name and children would cost four calls for nothing.
-              if (kid.states.has(shown)) queue.push(kid);
+              if (!kid.states || kid.states.has(shown)) queue.push(kid);
               else nodes.set(kid.ref.path, hiddenNode(kid.ref, kid.states));
             }
           },
@@ -161,7 +164,7 @@ async function readNode(
   room: number,
   shown: number,
   known: Known,
-): Promise<{ node: SkeletonNode; kids: Required<Pending>[] }> {
+): Promise<{ node: SkeletonNode; kids: Pending[] }> {
   const node = await readFacts(client, ref, limits, known, states);
   const showing = isRoot || node.states.has(shown);
   if (!showing || node.childCount === 0 || room <= 0) return { node, kids: [] };
@@ -171,6 +174,14 @@ async function readNode(
     if (visible.table) node.table = visible.table;
     refs = visible.children;
   } else {
+    const shownKids = await childrenIn(client, node, shown, room, limits, known);
+    if (shownKids) {
+      const own = shownKids.filter((k) => k.bus === ref.bus);
+      node.children = own.map((k) => k.path);
+      node.shownOnly = true;
+      // Their states are asked with their other facts, in the next round.
+      return { node, kids: own.map((k) => ({ ref: k })) };
+    }
     refs = (await client.children(ref, limits)).filter((k) => k.bus === ref.bus);
   }
   node.children = refs.map((k) => k.path);
@@ -179,4 +190,30 @@ async function readNode(
     return { ref: kid, states: new StateSet(s as number[]) };
   });
   return { node, kids };
+}
+
+/**
+ * `node`'s children in state `shown`, at most `room`, from the app's `Collection`; undefined
+ * where the app has none that answers (its children are then listed). An app whose
+ * `GetMatches` fails on a node `GetChildren` answers for is not asked again.
+ */
+async function childrenIn(
+  client: AtspiClient,
+  node: SkeletonNode,
+  shown: number,
+  room: number,
+  limits: CallLimits,
+  known: Known,
+): Promise<Ref[] | undefined> {
+  const { ref } = node;
+  if (!node.ifaces.has("Collection") || known.noCollection.has(ref.bus)) return undefined;
+  try {
+    return await client.childrenIn(ref, shown, room, limits);
+  } catch (err) {
+    // A node gone fails the same way: the listing below then fails too, and says so.
+    if (!(err instanceof DriverError) || err.code !== "element_not_found") throw err;
+    await client.children(ref, limits);
+    known.noCollection.add(ref.bus);
+    return undefined;
+  }
 }

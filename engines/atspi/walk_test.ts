@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
-import type { AtspiClient, Ref } from "./client.ts";
+import { AtspiClient, type Ref } from "./client.ts";
 import { MAX_CHILD_LIST, skeletonByWalk } from "./walk.ts";
-import { STATE } from "./states.ts";
+import { STATE, StateSet } from "./states.ts";
+import { Known } from "./known.ts";
+import { DriverError } from "../../protocol/errors.ts";
 
 const BUS = ":1.9";
 const LIMITS = { timeoutMs: 1_000 };
@@ -19,7 +21,13 @@ interface FakeNode {
   children?: string[];
   /** Reported child count (defaults to `children.length`). */
   count?: number;
+  /** Has `Collection`: answering `GetMatches`, or failing it as if unknown. */
+  collection?: "answers" | "broken";
 }
+
+const STATES = Object.values(STATE);
+const gone = (ref: Ref) =>
+  new DriverError("element_not_found", `Element "${ref.path}" is gone`, {});
 
 /**
  * An app with `nodes` by path; a table at `/sheet` of 1,000,000 × 100 cells whose cells
@@ -38,12 +46,25 @@ function fakeApp(nodes: Record<string, FakeNode>) {
       calls.push(`${member} ${ref.path}`);
       const n = node(ref.path);
       switch (member) {
+        case "GetMatches": {
+          if (n.collection === "broken") return Promise.reject(gone(ref));
+          // The rule's state bits, as `matchState` writes them: the children in all of them.
+          const [[words], , max] = body as unknown as [[number[]], number, number];
+          const wanted = new StateSet(words!);
+          const kids = (n.children ?? []).filter((k) => {
+            const set = new StateSet(bits(...node(k).states));
+            return STATES.every((st) => !wanted.has(st) || set.has(st));
+          });
+          return Promise.resolve([kids.slice(0, max).map((path) => [BUS, path])]);
+        }
         case "GetRole":
           return Promise.resolve([ref.path.startsWith("/cell/") ? 38 : 39]);
         case "GetState":
           return Promise.resolve([bits(...n.states)]);
-        case "GetInterfaces":
-          return Promise.resolve([(n.ifaces ?? []).map((i) => `org.a11y.atspi.${i}`)]);
+        case "GetInterfaces": {
+          const ifaces = [...(n.ifaces ?? []), ...(n.collection ? ["Collection"] : [])];
+          return Promise.resolve([ifaces.map((i) => `org.a11y.atspi.${i}`)]);
+        }
         case "GetAccessibleAtPoint":
           return Promise.resolve([[
             BUS,
@@ -75,6 +96,8 @@ function fakeApp(nodes: Record<string, FakeNode>) {
       if (iface === "Table" && name === "NColumns") return Promise.resolve(100);
       return Promise.reject(new Error(`unexpected ${iface}.${name}`));
     },
+    // The real one: it asks `call` for GetMatches with the rule it builds.
+    childrenIn: AtspiClient.prototype.childrenIn,
     children(ref: Ref) {
       calls.push(`GetChildren ${ref.path}`);
       return Promise.resolve((node(ref.path).children ?? []).map((path) => ({ bus: BUS, path })));
@@ -169,6 +192,63 @@ Deno.test("walk: hidden nodes and leaves are never asked for children", async ()
 Deno.test("walk: stops asking the app once the budget is spent", async () => {
   const kids = Array.from({ length: 50 }, (_, i) => `/k${i}`);
   const nodes: Record<string, FakeNode> = { "/w": { states: SHOWN, children: kids } };
+  for (const k of kids) nodes[k] = { states: SHOWN };
+  const { client, calls } = fakeApp(nodes);
+  const s = await skeletonByWalk(client, { bus: BUS, path: "/w" }, LIMITS, { max: 10 });
+  assert.equal(s.size, 10);
+  assert.ok(!calls.some((c) => c.endsWith(" /k9")), "no call about a node past the budget");
+});
+
+Deno.test("walk: where the app answers which children show, hidden ones are never asked", async () => {
+  const { client, calls } = fakeApp({
+    "/w": { states: SHOWN, children: ["/menu"], collection: "answers" },
+    "/menu": { states: SHOWN, children: ["/a", "/b", "/c"], collection: "answers" },
+    "/a": { states: [] },
+    "/b": { states: SHOWN },
+    "/c": { states: [] },
+  });
+  const s = await skeletonByWalk(client, { bus: BUS, path: "/w" }, LIMITS, { max: 100 });
+  assert.deepEqual([...s.keys()].sort(), ["/b", "/menu", "/w"]);
+  assert.deepEqual(s.get("/menu")!.children, ["/b"]);
+  assert.equal(s.get("/menu")!.shownOnly, true);
+  assert.equal(s.get("/menu")!.childCount, 3, "the count still counts the hidden children");
+  assert.ok(!calls.some((c) => c.endsWith(" /a") || c.endsWith(" /c")), calls.join(", "));
+  assert.ok(!calls.some((c) => c.startsWith("GetChildren")), "no child list asked");
+  assert.ok(calls.includes("GetState /b"), "a shown child's state is asked with its facts");
+});
+
+Deno.test("walk: an app whose Collection fails is listed, and not asked again", async () => {
+  const { client, calls } = fakeApp({
+    "/w": { states: SHOWN, children: ["/p"], collection: "broken" },
+    "/p": { states: SHOWN, children: ["/x", "/y"], collection: "broken" },
+    "/x": { states: SHOWN },
+    "/y": { states: [] },
+  });
+  const known = new Known();
+  const s = await skeletonByWalk(client, { bus: BUS, path: "/w" }, LIMITS, { max: 100, known });
+  assert.deepEqual([...s.keys()].sort(), ["/p", "/w", "/x", "/y"]);
+  assert.equal(s.get("/p")!.shownOnly, undefined);
+  assert.ok(known.noCollection.has(BUS));
+  assert.deepEqual(calls.filter((c) => c.startsWith("GetMatches")), ["GetMatches /w"]);
+});
+
+Deno.test("walk: a node gone under Collection fails the walk as gone", async () => {
+  const { client } = fakeApp({ "/w": { states: SHOWN, children: ["/k"], collection: "broken" } });
+  (client as unknown as { children: (r: Ref) => Promise<Ref[]> }).children = (ref) =>
+    Promise.reject(gone(ref));
+  const known = new Known();
+  await assert.rejects(
+    skeletonByWalk(client, { bus: BUS, path: "/w" }, LIMITS, { max: 100, known }),
+    (err: DriverError) => err.code === "element_not_found",
+  );
+  assert.ok(!known.noCollection.has(BUS), "a gone node says nothing of the app's Collection");
+});
+
+Deno.test("walk: Collection's answer is bounded by the budget", async () => {
+  const kids = Array.from({ length: 50 }, (_, i) => `/k${i}`);
+  const nodes: Record<string, FakeNode> = {
+    "/w": { states: SHOWN, children: kids, collection: "answers" },
+  };
   for (const k of kids) nodes[k] = { states: SHOWN };
   const { client, calls } = fakeApp(nodes);
   const s = await skeletonByWalk(client, { bus: BUS, path: "/w" }, LIMITS, { max: 10 });
