@@ -55,16 +55,48 @@ export function windowIdOf(ref: Ref): string {
   return `w${h.toString(16).padStart(8, "0")}`;
 }
 
+/** Window ids of apps that left the bus, remembered at most (the newest are kept). */
+export const MAX_DEPARTED = 1_000;
+
+/**
+ * Moves the windows of apps not `present` from `windows` to `departed` (window id → app
+ * name), which keeps the newest {@link MAX_DEPARTED}: a later call on one can say that its
+ * app quit, while nothing is kept for the app's life.
+ */
+export function dropDeparted(
+  windows: Map<string, WindowEntry>,
+  present: ReadonlySet<string>,
+  departed: Map<string, string>,
+): void {
+  for (const [id, entry] of windows) {
+    if (present.has(entry.ref.bus)) continue;
+    windows.delete(id);
+    departed.set(id, entry.app);
+  }
+  for (const id of departed.keys()) {
+    if (departed.size <= MAX_DEPARTED) break;
+    departed.delete(id);
+  }
+}
+
+/** A listing: the apps that answered, and every app on the registry (bus names). */
+export interface Listing {
+  apps: AppInfo[];
+  present: Set<string>;
+}
+
 /**
  * Lists apps with their windows and fills `windows` with every window id seen. An app that
- * does not answer within `limits` is listed without windows rather than stalling the rest.
+ * does not answer within `limits` is left out of the list rather than stalling the rest;
+ * it is still `present`.
  */
 export async function listApps(
   client: AtspiClient,
   limits: CallLimits,
   windows: Map<string, WindowEntry>,
-): Promise<AppInfo[]> {
+): Promise<Listing> {
   const apps = await client.children(REGISTRY, limits);
+  const present = new Set(apps.map((a) => a.bus));
   const listed = await Promise.all(apps.map(async (ref): Promise<AppInfo | undefined> => {
     try {
       const [name, pid, kids] = await Promise.all([
@@ -99,5 +131,5 @@ export async function listApps(
       return undefined;
     }
   }));
-  return listed.filter((a): a is AppInfo => a !== undefined);
+  return { apps: listed.filter((a): a is AppInfo => a !== undefined), present };
 }

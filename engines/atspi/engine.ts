@@ -30,7 +30,7 @@ import {
 import { captureScreen, sendInput, topLevelWindows, X11Display } from "../../platform/x11/mod.ts";
 import { log } from "../../util/log.ts";
 import { performAction } from "./act.ts";
-import { listApps, type WindowEntry } from "./apps.ts";
+import { dropDeparted, listApps, type WindowEntry } from "./apps.ts";
 import { addParents, hasOwnedWindows } from "./parents.ts";
 import { connectA11yBus } from "./bus.ts";
 import { AtspiClient, type CallLimits, handleOf, NULL_PATH, type Ref } from "./client.ts";
@@ -77,6 +77,8 @@ export class AtspiEngine implements Engine {
   readonly #env: (k: string) => string | undefined;
   readonly #muteMs: number;
   readonly #windows = new Map<string, WindowEntry>();
+  /** Window ids whose app left the bus, with the app's name (apps.ts `dropDeparted`). */
+  readonly #departed = new Map<string, string>();
   #bus: DBusConnection | undefined;
   #client: AtspiClient | undefined;
   #x11: X11Display | undefined;
@@ -133,11 +135,16 @@ export class AtspiEngine implements Engine {
 
   async listApps(signal: AbortSignal): Promise<AppInfo[]> {
     const client = await this.#connect();
-    const apps = await listApps(
+    const { apps, present } = await listApps(
       client,
       { timeoutMs: Math.min(this.#timeoutMs, 1_000), signal },
       this.#windows,
     );
+    // An app that left the bus never comes back under its name: what was kept for it goes.
+    dropDeparted(this.#windows, present, this.#departed);
+    this.#known.keep(present);
+    this.#warmups.keep(present);
+    for (const id of this.#shown.keys()) if (!this.#windows.has(id)) this.#shown.delete(id);
     for (const app of apps) {
       client.prepare(app.app);
       const windows = app.windows.flatMap((w) => this.#windows.get(w.window)?.ref ?? []);
@@ -160,9 +167,13 @@ export class AtspiEngine implements Engine {
   /** The window entry for an id, listing apps again once when it is not known yet. */
   async window(id: string, signal: AbortSignal): Promise<WindowEntry> {
     let entry = this.#windows.get(id);
-    if (!entry) {
+    if (!entry && !this.#departed.has(id)) {
       await this.listApps(signal);
       entry = this.#windows.get(id);
+    }
+    const app = this.#departed.get(id);
+    if (!entry && app !== undefined) {
+      throw new DriverError("app_not_running", `The app of window "${id}" (${app}) quit`, {});
     }
     if (!entry) throw new DriverError("window_not_found", `No window "${id}"`, { version: 0 });
     return entry;

@@ -265,6 +265,15 @@ export class Warmups {
     });
   }
 
+  /** Forgets the apps not in `present` (they left the bus). */
+  keep(present: ReadonlySet<string>): void {
+    for (const bus of [...this.#started.keys()]) {
+      if (present.has(bus)) continue;
+      this.#started.delete(bus);
+      this.#answered.delete(bus);
+    }
+  }
+
   /** Whether a read of app `bus` that started asking at `at` found its caches filled. */
   warmAt(bus: string, at: number): boolean {
     const answered = this.#answered.get(bus);

@@ -86,6 +86,19 @@ Deno.test("first read: a warm-up that failed, or found nothing to fill, leaves t
   assert.equal(warmups.warmAt(":1.6", 10_000), false, "no page when listed: not asked");
 });
 
+Deno.test("first read: an app that left the bus is forgotten, and asked anew if it came back", async () => {
+  const warmups = new Warmups(() => 0);
+  let asks = 0;
+  const ask = () => Promise.resolve((++asks, "landed") as Fill);
+  await warmups.start(":1.5", ask);
+  await warmups.start(":1.6", ask);
+  warmups.keep(new Set([":1.6"]));
+  assert.equal(warmups.warmAt(":1.5", 10), false);
+  assert.equal(warmups.warmAt(":1.6", 10), true);
+  await warmups.start(":1.6", ask);
+  assert.equal(asks, 2, "the app still there is not asked again");
+});
+
 Deno.test("first read: only a read that holds a page can be partial", () => {
   const page = tree("User name");
   assert.equal(hasPage(page), false);

@@ -25,14 +25,16 @@ export interface Fixed {
 
 /**
  * Objects remembered at most (a few MB); past it the memory starts again, and reads stay
- * correct, only slower once. A bus name is never reused, so an app that quit leaves
- * entries that are never hit, until that restart.
+ * correct, only slower once. A bus name is never reused: what is known of an app that
+ * left the bus is dropped when a listing no longer finds it ({@link Known.keep}).
  */
 const MAX_KNOWN = 50_000;
 
 /** Fixed attributes by object, and how each app is best read, across reads. */
 export class Known {
-  readonly #map = new Map<string, Fixed>();
+  /** By app (bus name), then by object path. */
+  readonly #apps = new Map<string, Map<string, Fixed>>();
+  #size = 0;
   /**
    * Apps (bus names) read by walking: their cache proved no use for their windows (Qt,
    * LibreOffice), or their toolkit's cache holds the whole app (GTK 3).
@@ -73,23 +75,52 @@ export class Known {
 
   /** What is known of `ref`. */
   get(ref: Ref): Fixed | undefined {
-    return this.#map.get(`${ref.bus}|${ref.path}`);
+    return this.#apps.get(ref.bus)?.get(ref.path);
   }
 
   /** Remembers `fixed` for `ref`. */
   set(ref: Ref, fixed: Fixed): void {
-    if (this.#map.size >= MAX_KNOWN) this.#map.clear();
-    this.#map.set(`${ref.bus}|${ref.path}`, fixed);
+    if (this.#size >= MAX_KNOWN) {
+      this.#apps.clear();
+      this.#size = 0;
+    }
+    let objects = this.#apps.get(ref.bus);
+    if (!objects) this.#apps.set(ref.bus, objects = new Map());
+    const before = objects.size;
+    objects.set(ref.path, fixed);
+    this.#size += objects.size - before;
   }
 
   /** Forgets every object of app `bus` (what it answered is not to be trusted). */
   forget(bus: string): void {
-    const prefix = `${bus}|`;
-    for (const key of this.#map.keys()) if (key.startsWith(prefix)) this.#map.delete(key);
+    this.#size -= this.#apps.get(bus)?.size ?? 0;
+    this.#apps.delete(bus);
+  }
+
+  /**
+   * Forgets everything about the apps not in `present` (the registry's apps): they left
+   * the bus, and their names never come back.
+   */
+  keep(present: ReadonlySet<string>): void {
+    const perApp = [
+      this.walkOnly,
+      this.toolkits,
+      this.noCollection,
+      this.editableTextFails,
+      this.noFocusRequest,
+      this.focusUnseen,
+      this.popupUnseen,
+      this.filled,
+      this.warm,
+    ];
+    for (const entries of perApp) {
+      for (const bus of [...entries.keys()]) if (!present.has(bus)) entries.delete(bus);
+    }
+    for (const bus of [...this.#apps.keys()]) if (!present.has(bus)) this.forget(bus);
   }
 
   /** Objects remembered. */
   get size(): number {
-    return this.#map.size;
+    return this.#size;
   }
 }
