@@ -46,6 +46,12 @@ export class AppWindows {
     return l === undefined || l.seen !== seen ? undefined : l.current;
   }
 
+  /** The app (its bus name or id) whose last listing had `window`, if one is remembered. */
+  appOf(window: string): string | undefined {
+    for (const [app, l] of this.#apps) if (l.windows.has(window)) return app;
+    return undefined;
+  }
+
   /**
    * The windows of `app` in `now` that its last listing did not have, besides `except`:
    * what an action brought up. Without a listing, none can be told apart: empty.

@@ -35,3 +35,12 @@ Deno.test("AppWindows forgets the least recently listed apps past its limit", ()
   assert.equal(m.current(":1.1", 0), undefined);
   assert.equal(m.current(":1.3", 0), "w");
 });
+
+Deno.test("AppWindows.appOf() names the app whose last listing had the window", () => {
+  const m = new AppWindows();
+  assert.equal(m.appOf("main"), undefined);
+  m.listed(app([win("main"), win("pop")]), 0);
+  assert.equal(m.appOf("pop"), ":1.5");
+  m.listed(app([win("main")]), 0);
+  assert.equal(m.appOf("pop"), undefined, "closed since: not the app's any more");
+});

@@ -63,6 +63,11 @@ export class DriverCore {
     for (const a of apps) this.appWindows.listed(a, this.live.events.windowCount(a.app));
   }
 
+  /** The app whose last listing had `window` (target.ts `Listings`). */
+  appOf(window: string): string | undefined {
+    return this.appWindows.appOf(window);
+  }
+
   /** The engine named, when it is loaded and available. */
   available(name: string): Engine | undefined {
     const l = this.#loaded.find((x) => x.entry.name === name && x.availability.available);

@@ -44,7 +44,7 @@ export interface DriverOptions {
 async function prewarm(core: DriverCore): Promise<void> {
   try {
     const signal = AbortSignal.timeout(core.config.request_timeout_ms);
-    const target = await resolveTarget(core.engine(), {}, signal, (apps) => core.listed(apps));
+    const target = await resolveTarget(core.engine(), {}, signal, core);
     // Read, not used: it is patched in the background only once a caller reads it.
     await core.live.refresh(target, signal);
   } catch (err) {

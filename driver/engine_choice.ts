@@ -17,7 +17,7 @@
  */
 import { blankShare, pixelNodes } from "../engines/merged/merge.ts";
 import type { Watched } from "../live/windows.ts";
-import type { AppInfo, Engine } from "../model/engine.ts";
+import type { Engine } from "../model/engine.ts";
 import { DriverError } from "../protocol/errors.ts";
 import { type OpName, OPS } from "../protocol/ops.ts";
 import type { DriverCore } from "./core.ts";
@@ -109,8 +109,7 @@ export async function locateWindow(
   signal: AbortSignal,
 ): Promise<{ target: Target; engine: string }> {
   try {
-    const listed = (apps: readonly AppInfo[]) => core.listed(apps);
-    return { target: await resolveTarget(engine, params, signal, listed), engine: engine.name };
+    return { target: await resolveTarget(engine, params, signal, core), engine: engine.name };
   } catch (err) {
     const vision = core.available(VISION);
     const missing = err instanceof DriverError &&

@@ -32,23 +32,37 @@ function pick(app: AppInfo): Target | undefined {
     : { window, app: app.app, appName: app.name, pid: app.pid };
 }
 
+/** What the caller remembers of earlier listings (driver/app_windows.ts). */
+export interface Listings {
+  /** Sees the engine's listing, so the caller can remember each app's windows. */
+  listed(apps: readonly AppInfo[]): void;
+  /** The app whose last listing had `window`. */
+  appOf(window: string): string | undefined;
+}
+
 /**
- * Resolves `app` / `window` params to one window. `listed` sees the engine's listing, so
- * the caller can remember each app's windows.
+ * Resolves `app` / `window` params to one window. A window no longer listed whose app is
+ * gone from the listing too answers `app_not_running`: its app quit.
  */
 export async function resolveTarget(
   engine: Engine,
   params: { app?: string | number | undefined; window?: string | undefined },
   signal: AbortSignal,
-  listed?: (apps: readonly AppInfo[]) => void,
+  listings?: Listings,
 ): Promise<Target> {
   const apps = await engine.listApps(signal);
-  listed?.(apps);
+  listings?.listed(apps);
   if (params.window !== undefined) {
     for (const a of apps) {
       if (a.windows.some((w) => w.window === params.window)) {
         return { window: params.window, app: a.app, appName: a.name, pid: a.pid };
       }
+    }
+    const app = listings?.appOf(params.window);
+    if (app !== undefined && !apps.some((a) => a.app === app)) {
+      throw new DriverError("app_not_running", `The app of window "${params.window}" quit`, {
+        apps: apps.map((a) => a.name),
+      });
     }
     throw new DriverError("window_not_found", `No window "${params.window}"`, { version: 0 });
   }

@@ -167,6 +167,10 @@ Deno.test("an app that quits answers app_not_running and the driver keeps servin
     );
     const byName = await s.client.call("read_ui", { app: "gnome-calculator" }).catch((e) => e);
     assert.equal(byName.code, "app_not_running");
+    // Once a listing no longer finds the app, its window says it quit, not that it is unknown.
+    await s.client.call("list_apps");
+    const later = await s.client.call("read_ui", { window: r.window, fresh: true }).catch((e) => e);
+    assert.equal(later.code, "app_not_running", later.message);
     assert.equal((await s.client.call("hello")).protocol, 1);
   } finally {
     await s.close();
