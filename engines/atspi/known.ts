@@ -102,6 +102,7 @@ export class Known {
    * the bus, and their names never come back.
    */
   keep(present: ReadonlySet<string>): void {
+    // Every per-app field of this class: one added above belongs here too.
     const perApp = [
       this.walkOnly,
       this.toolkits,
