@@ -177,32 +177,36 @@ export async function enterText(
   // Through the keyboard: the element takes the focus, the pointer rests on it (with no
   // window manager, X sends keys to the window under the pointer), then the keys. Keys
   // go wherever the focus is: never for an element that is gone.
-  await alive(client, ref, limits);
-  const grabbed = await grabFocus(client, ref, limits);
-  const b = node.bounds;
-  const mid = { x: Math.round(b.x + b.w / 2), y: Math.round(b.y + b.h / 2) };
-  // Only the window under the pointer matters: a layout still moving need not rest first.
-  // GTK 4 takes no focus request: the field is clicked into, as a user does.
-  await input(
-    grabbed === "unsupported"
-      ? { kind: "click", ...mid, button: "left", count: 1 }
-      : { kind: "move", ...mid, keyboard: true },
-  );
-  const now = await textOf(client, ref, limits);
-  if (entry.kind === "set") {
-    await input({ kind: "key", keys: "ctrl+a" });
+  const typeKeys = async (): Promise<string> => {
+    await alive(client, ref, limits);
+    const grabbed = await grabFocus(client, ref, limits);
+    const b = node.bounds;
+    const mid = { x: Math.round(b.x + b.w / 2), y: Math.round(b.y + b.h / 2) };
+    // Only the window under the pointer matters: a layout still moving need not rest first.
+    // GTK 4 takes no focus request: the field is clicked into, as a user does.
     await input(
-      entry.value === "" ? { kind: "key", keys: "BackSpace" } : {
-        kind: "type",
-        text: entry.value,
-      },
+      grabbed === "unsupported"
+        ? { kind: "click", ...mid, button: "left", count: 1 }
+        : { kind: "move", ...mid, keyboard: true },
     );
-  } else {
-    // Focusing may have moved the caret: type at the end, where a person clicking into
-    // the field would.
-    await input({ kind: "key", keys: "ctrl+End" });
-    await input({ kind: "type", text: entry.value });
-  }
+    const now = await textOf(client, ref, limits);
+    if (entry.kind === "set") {
+      await input({ kind: "key", keys: "ctrl+a" });
+      await input(
+        entry.value === "" ? { kind: "key", keys: "BackSpace" } : {
+          kind: "type",
+          text: entry.value,
+        },
+      );
+    } else {
+      // Focusing may have moved the caret: type at the end, where a person clicking into
+      // the field would.
+      await input({ kind: "key", keys: "ctrl+End" });
+      await input({ kind: "type", text: entry.value });
+    }
+    return now;
+  };
+  const now = await typeKeys();
   const want = entry.kind === "set" ? entry.value : now + entry.value;
   const took = (t: string) => entry.kind === "set" ? holds(t, want) : inserted(t) || holds(t, want);
   // Chromium leaves a spin button's text as it was while its Value follows the keys: a
@@ -210,15 +214,25 @@ export async function enterText(
   const number = entry.kind === "set" && ifaces.has("Value") && entry.value.trim() !== ""
     ? Number(entry.value)
     : undefined;
-  const back = await readBack(
-    client,
-    ref,
-    limits,
-    took,
-    READ_BACK_MS,
-    true,
-    Number.isFinite(number) ? number : undefined,
-  );
+  const readKeys = () =>
+    readBack(
+      client,
+      ref,
+      limits,
+      took,
+      READ_BACK_MS,
+      true,
+      Number.isFinite(number) ? number : undefined,
+    );
+  let back = await readKeys();
+  // A browser moves its focus on its own time: under load Chromium took keys sent before the
+  // focus had come ("7" into "4" gave "74": the select-all went to the button focused
+  // before; or nothing at all). A set is the same keys again, select-all first, so it is
+  // typed once more; typing into a field (type_text) is not, and is not repeated.
+  if (!back.took && entry.kind === "set") {
+    await typeKeys();
+    back = await readKeys();
+  }
   if (back.took) return { via: "keys" };
   // Text that did not take in an element the app has since replaced is no answer: the
   // element is gone, and the caller finds it again.
