@@ -6,4 +6,5 @@ cd "$(dirname "$0")/../.."
 bash install/linux/deps.sh
 DENO="${DENO:-$(command -v deno || true)}"
 [ -n "$DENO" ] || { echo "demo: deno not found (npm i -g deno@2.9.6)" >&2; exit 1; }
-exec bash install/linux/desktop-session.sh run -- "$DENO" run --allow-all demo/demo.ts "$@"
+# The desktop guests have: a window manager over the apps (desktop-session.sh --wm).
+exec bash install/linux/desktop-session.sh run --wm openbox -- "$DENO" run --allow-all demo/demo.ts "$@"

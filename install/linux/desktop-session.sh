@@ -1,9 +1,19 @@
 #!/usr/bin/env bash
 # A headless Linux desktop with a live accessibility bus (shared/design/headless-desktop.md).
 #
-#   desktop-session.sh run -- CMD...   start the session, run CMD inside it, stop, exit with CMD's code
-#   desktop-session.sh start           start and print `export` lines for the session's environment
-#   desktop-session.sh stop            stop what `start` started (pids kept in $STATE/pids)
+#   desktop-session.sh run [--wm openbox|none] -- CMD...   start the session, run CMD inside it,
+#                                                          stop, exit with CMD's code
+#   desktop-session.sh start [--wm openbox|none]           start and print `export` lines for the
+#                                                          session's environment
+#   desktop-session.sh stop                                stop what `start` started ($STATE/pids)
+#
+# --wm (or ALLTERNIT_SESSION_WM): `none` (the default) is a bare X server, as in containers;
+# `openbox` adds the window manager guest desktops have: it reparents every window into a
+# frame, owns stacking and focus (_NET_ACTIVE_WINDOW, focus-stealing prevention) and answers
+# the EWMH requests. Openbox because it is small (one Debian package and its two libraries,
+# no compositor, no session services), starts in well under a second, and implements EWMH
+# fully, which is what the driver speaks to any window manager; the session exports
+# ALLTERNIT_SESSION_WM so tests know which desktop they run on.
 #
 # Everything it starts is stopped by pid, apps' parent processes first, Xvfb last.
 set -euo pipefail
@@ -69,6 +79,11 @@ XML
 
 start() {
   need
+  case "$WM" in
+    none) ;;
+    openbox) command -v openbox >/dev/null || die "missing: openbox (run install/linux/deps.sh)" ;;
+    *) die "unknown window manager \"$WM\" (openbox or none)" ;;
+  esac
   mkdir -p "$STATE" && chmod 700 "$STATE"
   : > "$STATE/pids"
   # -displayfd: Xvfb picks a free display itself and writes its number once it is ready,
@@ -116,6 +131,16 @@ start() {
   xprop -display "$DISPLAY" -root -f AT_SPI_BUS 8s -set AT_SPI_BUS "$a11y" \
     || die "could not publish the accessibility bus address on the root window"
 
+  export ALLTERNIT_SESSION_WM="$WM"
+  if [ "$WM" = openbox ]; then
+    # Started last, inside the session's environment, as a desktop's session manager would.
+    openbox --sm-disable >"$STATE/wm.log" 2>&1 &
+    echo $! >> "$STATE/pids"
+    # Ready once it has claimed the screen: EWMH's _NET_SUPPORTING_WM_CHECK on the root.
+    wait_for 10 sh -c "xprop -display '$DISPLAY' -root _NET_SUPPORTING_WM_CHECK | grep -q 'window id'" \
+      || die "openbox did not start; see $STATE/wm.log"
+  fi
+
   cat > "$STATE/env" <<ENV
 export DISPLAY='$DISPLAY'
 export DBUS_SESSION_BUS_ADDRESS='$DBUS_SESSION_BUS_ADDRESS'
@@ -124,6 +149,7 @@ export GTK_MODULES='$GTK_MODULES' ACCESSIBILITY_ENABLED=1 GNOME_ACCESSIBILITY=1 
 export QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 SAL_USE_VCLPLUGIN=gtk3
 ${JAVA_TOOL_OPTIONS:+export JAVA_TOOL_OPTIONS='$JAVA_TOOL_OPTIONS'}
 export GDK_BACKEND=x11 GSETTINGS_BACKEND=memory
+export ALLTERNIT_SESSION_WM='$WM'
 unset NO_AT_BRIDGE
 ENV
 }
@@ -141,17 +167,23 @@ stop() {
   rm -f "$STATE/pids" "$STATE/env"
 }
 
-case "${1:-}" in
+WM="${ALLTERNIT_SESSION_WM:-none}"
+cmd="${1:-}"; [ $# -gt 0 ] && shift
+if [ "${1:-}" = "--wm" ]; then
+  [ $# -ge 2 ] || die "--wm needs a value: openbox or none"
+  WM="$2"; shift 2
+fi
+case "$cmd" in
   start) start; cat "$STATE/env" ;;
   stop) stop ;;
   run)
-    shift; [ "${1:-}" = "--" ] && shift
-    [ $# -gt 0 ] || die "usage: desktop-session.sh run -- CMD..."
+    [ "${1:-}" = "--" ] && shift
+    [ $# -gt 0 ] || die "usage: desktop-session.sh run [--wm openbox|none] -- CMD..."
     STATE="$STATE.$$"; export ALLTERNIT_SESSION_DIR="$STATE"
     trap stop EXIT
     start
     set +e; "$@"; rc=$?; set -e
     exit $rc
     ;;
-  *) die "usage: desktop-session.sh start | stop | run -- CMD..." ;;
+  *) die "usage: desktop-session.sh start [--wm openbox|none] | stop | run [--wm …] -- CMD..." ;;
 esac
