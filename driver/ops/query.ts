@@ -10,6 +10,8 @@ import type { HandlerResultOf, ParamsOf } from "../../protocol/ops.ts";
 import type { CallContext } from "../../rpc/dispatcher.ts";
 import type { DriverCore } from "../core.ts";
 import { findBeyond } from "./search.ts";
+import { locateWindow } from "../engine_choice.ts";
+import type { Watched } from "../../live/windows.ts";
 
 /** What `find` matches on. */
 export type Query = ParamsOf<"find">["query"];
@@ -36,13 +38,31 @@ export function matches(el: Pick<Element, "role" | "name" | "value">, q: Query):
 /** Elements `find` answers unless told otherwise. */
 export const FIND_MAX_RESULTS = 100;
 
+/**
+ * Window `window`'s map, up to date: a window listed but never read (a dialog an action
+ * just opened) is read now, as `read_ui` would, rather than sending the caller back to
+ * read it first.
+ */
+async function mapOf(core: DriverCore, window: string, ctx: CallContext): Promise<Watched> {
+  if (core.live.windows.peek(window) === undefined) {
+    const { target, engine } = await locateWindow(
+      core,
+      core.engine(ctx.engine),
+      { window },
+      ctx.signal,
+    );
+    return await core.live.refresh(target, ctx.signal, false, engine);
+  }
+  return (await core.live.current(core.live.windows.get(window), ctx.signal)).watched;
+}
+
 /** Serves `find`. */
 export async function find(
   core: DriverCore,
   p: ParamsOf<"find">,
   ctx: CallContext,
 ): Promise<HandlerResultOf<"find">> {
-  const { watched } = await core.live.current(core.live.windows.get(p.window), ctx.signal);
+  const watched = await mapOf(core, p.window, ctx);
   const map = watched.map;
   const max = p.max_results ?? FIND_MAX_RESULTS;
   const inMap = map.elements.filter((e) => matches(e, p.query));
@@ -86,7 +106,7 @@ export async function verify(
     });
   }
   const until = performance.now() + (p.timeout_ms ?? 0);
-  let w = core.live.windows.get(p.window);
+  let w = await mapOf(core, p.window, ctx);
   while (true) {
     w = (await core.live.current(w, ctx.signal)).watched;
     const map = w.map;

@@ -18,6 +18,7 @@ import { focusAction, stateAction } from "./state_action.ts";
 import { scrollIntoView } from "./scroll.ts";
 import { clickText } from "./text_click.ts";
 import { showComboMenu } from "./combo_open.ts";
+import { isEmpty } from "./uncover.ts";
 
 export type { Input } from "./named_action.ts";
 
@@ -92,9 +93,11 @@ export async function performAction(
       if (value !== undefined) {
         return await clickText(client, input, ref, node, value, window, limits);
       }
+      if (clickFirst(ref, node, known)) return await pixelClick("left");
       if (await doNamedAction(client, ref, node, prefs!, limits)) return { via: "action" };
       return await pixelClick("left");
     case "press":
+      if (clickFirst(ref, node, known)) return await pixelClick("left");
       if (await doNamedAction(client, ref, node, prefs!, limits)) return { via: "action" };
       return await pixelClick("left");
     case "show_menu":
@@ -119,6 +122,17 @@ export async function performAction(
     case "type_text":
       return await typeText(client, input, ref, node, value, limits, known);
   }
+}
+
+/** Roles whose press can open a modal dialog from its handler: a button, a menu item. */
+const DIALOG_OPENERS = new Set(["AXButton", "AXMenuItem"]);
+
+/**
+ * Is `node` pressed by a click (known.ts, `clicksFirst`)? Only where it shows: an item of
+ * a closed menu has no point to click, and gets its action.
+ */
+function clickFirst(ref: Ref, node: RawNode, known: Known): boolean {
+  return known.clicksFirst.has(ref.bus) && DIALOG_OPENERS.has(node.role) && !isEmpty(node.bounds);
 }
 
 /** The protocol's schema already demands `value` for these; this keeps the engine honest. */

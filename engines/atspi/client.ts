@@ -128,6 +128,8 @@ export interface CallLimits {
 export class AtspiClient {
   readonly #bus: DBusConnection;
   readonly #direct = new Map<string, Promise<DBusConnection | null>>();
+  /** Each app's peer socket address, or `null` when it offers none (asked once per app). */
+  readonly #addresses = new Map<string, Promise<string | null>>();
   /** Calls made so far. */
   calls = 0;
 
@@ -147,6 +149,27 @@ export class AtspiClient {
   }
 
   async #openDirect(bus: string): Promise<DBusConnection | null> {
+    const peer = await this.#openPeer(bus);
+    peer?.onClose(() => {
+      this.#direct.delete(bus);
+      this.#addresses.delete(bus);
+    });
+    return peer;
+  }
+
+  /** A new peer connection to app `bus`, or `null` when it offers no peer socket. */
+  async #openPeer(bus: string): Promise<DBusConnection | null> {
+    let address = this.#addresses.get(bus);
+    if (!address) {
+      address = this.#askAddress(bus).catch(() => null);
+      this.#addresses.set(bus, address);
+    }
+    const at = await address;
+    if (at === null) return null;
+    return await DBusConnection.connect(at, { peer: true, signal: AbortSignal.timeout(1_000) });
+  }
+
+  async #askAddress(bus: string): Promise<string | null> {
     if (!bus.startsWith(":")) return null; // the registry answers only on the bus
     this.calls++;
     const [address] = await this.#bus.call({
@@ -155,13 +178,7 @@ export class AtspiClient {
       interface: "org.a11y.atspi.Application",
       member: "GetApplicationBusAddress",
     }, { timeoutMs: 1_000 });
-    if (typeof address !== "string" || address === "") return null;
-    const peer = await DBusConnection.connect(address, {
-      peer: true,
-      signal: AbortSignal.timeout(1_000),
-    });
-    peer.onClose(() => this.#direct.delete(bus));
-    return peer;
+    return typeof address === "string" && address !== "" ? address : null;
   }
 
   /**
@@ -172,6 +189,16 @@ export class AtspiClient {
     void this.#route(bus);
   }
 
+  /** Forgets the routes of apps not in `present` (bus names never come back). */
+  keep(present: ReadonlySet<string>): void {
+    for (const [bus, route] of this.#direct) {
+      if (present.has(bus)) continue;
+      this.#direct.delete(bus);
+      void route.then((peer) => peer?.close());
+    }
+    for (const bus of this.#addresses.keys()) if (!present.has(bus)) this.#addresses.delete(bus);
+  }
+
   /** Apps called over their own peer socket, by bus name (those already asked). */
   async peers(): Promise<string[]> {
     const out: string[] = [];
@@ -179,10 +206,53 @@ export class AtspiClient {
     return out;
   }
 
+  /**
+   * Calls `iface.member` on `ref` over a peer connection of its own, closed once answered:
+   * for calls that run the app's code inside the call (`DoAction`). atk-bridge (GTK 2/3,
+   * LibreOffice, Java) answers `DoAction` first and then runs the action inside its
+   * handler, and an action that opens a modal dialog (`gtk_dialog_run`) runs the dialog's
+   * loop right there. That connection's messages are not dispatched again until the dialog
+   * closes: every later call on it timed out (pyatspi's own connection as well), and a key
+   * sent next deadlocked the app for good when the call had come through the bus. On a
+   * connection used for this one call, the block stays there; the app answers every other
+   * connection. Apps with no peer socket (GTK 4, Qt, whose bus code dispatches inside
+   * nested loops) are called as usual.
+   */
+  async callAlone(
+    ref: Ref,
+    iface: string,
+    member: string,
+    limits: CallLimits,
+    signature?: string,
+    body?: unknown[],
+  ): Promise<unknown[]> {
+    let peer: DBusConnection | null;
+    try {
+      peer = await this.#openPeer(ref.bus);
+    } catch {
+      peer = null; // No socket to connect to (the app is leaving): the usual way says so.
+    }
+    if (peer === null) return await this.call(ref, iface, member, limits, signature, body);
+    this.calls++;
+    try {
+      return await peer.call({
+        path: ref.path,
+        interface: iface.includes(".") ? iface : A11Y + iface,
+        member,
+        ...(signature ? { signature, body: body ?? [] } : {}),
+      }, { timeoutMs: limits.timeoutMs, ...(limits.signal ? { signal: limits.signal } : {}) });
+    } catch (err) {
+      throw toDriverError(err, `${iface}.${member}`, ref);
+    } finally {
+      peer.close();
+    }
+  }
+
   /** Closes the peer connections (the bus connection belongs to the caller). */
   async close(): Promise<void> {
     const peers = await Promise.all(this.#direct.values());
     this.#direct.clear();
+    this.#addresses.clear();
     for (const p of peers) p?.close();
   }
 

@@ -62,6 +62,14 @@ export class Known {
    */
   readonly popupUnseen = new Set<string>();
   /**
+   * Apps whose buttons and menu items are pressed by a click where they show (GTK 3): its
+   * `DoAction` runs the widget's handler inside the call, and a handler that opens a modal
+   * dialog (`gtk_dialog_run`) runs the dialog's loop there. The call then holds the app's
+   * accessibility bridge, and the next key sent to the app stalled it for 16 s or more. A
+   * click is handled in the app's own event loop, as a person's is.
+   */
+  readonly clicksFirst = new Set<string>();
+  /**
    * Apps whose answers are known whole: Gecko answers a page's objects in part until its
    * caches filled (first_read.ts); other toolkits always whole.
    */
@@ -111,6 +119,7 @@ export class Known {
       this.noFocusRequest,
       this.focusUnseen,
       this.popupUnseen,
+      this.clicksFirst,
       this.filled,
       this.warm,
     ];

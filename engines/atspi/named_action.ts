@@ -122,7 +122,9 @@ async function doAction(
   limits: CallLimits,
 ): Promise<boolean> {
   try {
-    const [ok] = await client.call(
+    // On a connection of its own: the action may run a modal dialog's loop inside the
+    // call (client.ts, callAlone).
+    const [ok] = await client.callAlone(
       ref,
       "Action",
       "DoAction",

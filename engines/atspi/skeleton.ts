@@ -218,7 +218,10 @@ export async function askToolkit(
     client.prop(app, "Application", "Version", limits),
   ]).catch(() => ["", ""]);
   known.toolkits.set(bus, String(name));
-  if (String(name) === "gtk" && String(version).startsWith("3.")) known.walkOnly.add(bus);
+  if (String(name) === "gtk" && String(version).startsWith("3.")) {
+    known.walkOnly.add(bus);
+    known.clicksFirst.add(bus);
+  }
   if (String(name) === "GTK" && String(version).startsWith("4.")) known.noFocusRequest.add(bus);
   if (BROWSERS.includes(String(name).toLowerCase())) known.focusUnseen.add(bus);
   if (String(name) === "Gecko") known.popupUnseen.add(bus);
