@@ -102,6 +102,8 @@ export const X11_SYMBOLS = {
   },
   // int XGetInputFocus(Display *display, Window *focus_return, int *revert_to_return);
   XGetInputFocus: { parameters: ["pointer", "buffer", "buffer"], result: "i32" },
+  // int XSetInputFocus(Display *display, Window focus, int revert_to, Time time);
+  XSetInputFocus: { parameters: ["pointer", "u64", "i32", "u64"], result: "i32" },
   // int XSelectInput(Display *display, Window w, long event_mask);
   XSelectInput: { parameters: ["pointer", "u64", "i64"], result: "i32" },
   // Status XSendEvent(Display *display, Window w, Bool propagate, long event_mask,

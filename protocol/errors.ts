@@ -22,6 +22,7 @@ export type ErrorCode =
   | "timeout"
   | "busy"
   | "obscured"
+  | "focus_denied"
   | "internal";
 
 /** JSON-RPC numbers: the standard ones, then the driver's own in the server range. */
@@ -41,6 +42,7 @@ const RPC_NUMBER: Record<ErrorCode, number> = {
   timeout: -32008,
   busy: -32009,
   obscured: -32010,
+  focus_denied: -32011,
 };
 
 /** An error a caller can act on: a stable code plus the data needed to recover. */

@@ -21,6 +21,7 @@ const WIRE: Record<ErrorCode, number> = {
   timeout: -32008,
   busy: -32009,
   obscured: -32010,
+  focus_denied: -32011,
 };
 const CODES = Object.keys(WIRE) as ErrorCode[];
 

@@ -89,19 +89,32 @@ export const PixelScrollParams = z.strictObject({
   ...timeout,
 });
 /**
+ * Keys aimed at a window: it is made the keyboard focus first and the focus proven
+ * (between chunks of a long text too), else `focus_denied`; without it, keys go to
+ * whatever has the focus. A `run_batch`'s key steps always go to the batch's window.
+ */
+const keysFor = { window: WindowId.optional() };
+
+/**
  * `pixel_type_text`: keys are paced to the app, so a text's length is time; a longer text
  * is several calls, or `act set_value`.
  */
 export const PixelTypeTextParams = z.strictObject({
   text: z.string().max(10_000),
+  ...keysFor,
   ...timeout,
 });
 /** `pixel_key`: one chord such as `ctrl+a` or `Return`. */
-export const PixelKeyParams = z.strictObject({ keys: z.string().min(1).max(1_000), ...timeout });
+export const PixelKeyParams = z.strictObject({
+  keys: z.string().min(1).max(1_000),
+  ...keysFor,
+  ...timeout,
+});
 /** `hold_key`. */
 export const HoldKeyParams = z.strictObject({
   key: z.string().min(1).max(100),
   ms: z.number().int().min(1).max(60_000),
+  ...keysFor,
   ...timeout,
 });
 
@@ -111,8 +124,8 @@ const PixelStep = z.discriminatedUnion("op", [
   PixelMoveParams.extend({ op: z.literal("pixel_move") }),
   PixelDragParams.extend({ op: z.literal("pixel_drag") }),
   PixelScrollParams.extend({ op: z.literal("pixel_scroll") }),
-  PixelTypeTextParams.extend({ op: z.literal("pixel_type_text") }),
-  PixelKeyParams.extend({ op: z.literal("pixel_key") }),
+  PixelTypeTextParams.omit({ window: true }).extend({ op: z.literal("pixel_type_text") }),
+  PixelKeyParams.omit({ window: true }).extend({ op: z.literal("pixel_key") }),
 ]);
 
 /** One `run_batch` step. */

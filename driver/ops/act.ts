@@ -102,7 +102,8 @@ async function runStep(
   let byCrop = false;
   let actedOn: RawNode | undefined;
   if ("input" in step) {
-    await gate(() => engine.input(pixelInputOf(step.input), signal));
+    // Keys of a batch go to its window, never to whatever else holds the focus.
+    await gate(() => engine.input(pixelInputOf(step.input), signal, w.window));
   } else {
     let node: RawNode;
     try {

@@ -53,6 +53,7 @@ export async function pixel(
   ctx: CallContext,
 ): Promise<HandlerResultOf<"pixel_click">> {
   const engine = core.engine(ctx.engine);
-  await engine.input(pixelInputOf(step), ctx.signal);
+  const window = "window" in step ? step.window : undefined;
+  await engine.input(pixelInputOf(step), ctx.signal, window);
   return { ok: true, engine: engine.name };
 }

@@ -30,6 +30,7 @@ import {
   ungated,
   type WindowTree,
 } from "../../model/engine.ts";
+import { refuseAimedKeys } from "../../model/engine.ts";
 import { performAxAction } from "./act.ts";
 import type { AxWindowEntry } from "./apps.ts";
 import { type AxDesktop, type AxNotifier, macParts } from "./desktop.ts";
@@ -235,7 +236,8 @@ export class AxEngine implements Engine {
     );
   }
 
-  async input(input: PixelInput, signal: AbortSignal): Promise<void> {
+  async input(input: PixelInput, signal: AbortSignal, window?: string): Promise<void> {
+    refuseAimedKeys(this.name, input, window);
     await this.#desktop.input(input, signal);
   }
 

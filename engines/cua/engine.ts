@@ -23,6 +23,7 @@ import type {
   RawNode,
   ReadBudget,
 } from "../../model/engine.ts";
+import { refuseAimedKeys } from "../../model/engine.ts";
 import { actionCall, outcomeOf } from "./act.ts";
 import { captureVia } from "./capture.ts";
 import { inputCalls } from "./input.ts";
@@ -224,7 +225,8 @@ export class CuaEngine implements Engine {
     return outcomeOf(call.tool, await this.#onWindow(window, call.tool, call.args, signal));
   }
 
-  async input(input: PixelInput, signal: AbortSignal): Promise<void> {
+  async input(input: PixelInput, signal: AbortSignal, window?: string): Promise<void> {
+    refuseAimedKeys(this.name, input, window);
     for (const { tool, args } of inputCalls(input)) await this.#call(tool, args, signal);
   }
 

@@ -27,6 +27,7 @@ import {
   ungated,
   type WindowTree,
 } from "../../model/engine.ts";
+import { refuseAimedKeys } from "../../model/engine.ts";
 import { captureScreen, captureWindow } from "./capture.ts";
 import { sendInput } from "./input.ts";
 import { hwndOf } from "./naming.ts";
@@ -224,7 +225,8 @@ export class UiaEngine implements Engine {
     return { via: "pixel" };
   }
 
-  async input(input: PixelInput, signal: AbortSignal): Promise<void> {
+  async input(input: PixelInput, signal: AbortSignal, window?: string): Promise<void> {
+    refuseAimedKeys(this.name, input, window);
     await sendInput(this.#libs.user32, input, signal);
   }
 

@@ -137,6 +137,7 @@ const LEAD: Record<ErrorCode, string> = {
   stale_version: "A UI Automation call failed",
   busy: "A UI Automation call failed",
   obscured: "A UI Automation call failed",
+  focus_denied: "A UI Automation call failed",
 };
 
 /** The DriverError for a failed HRESULT (see {@link checkHr}). */

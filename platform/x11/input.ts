@@ -12,6 +12,7 @@ import { Keymap, ScratchKeys, type Stroke } from "./keymap.ts";
 import { keysymFor, parseKeys, textKeysyms } from "./keys.ts";
 import { delay, Presses } from "./presses.ts";
 import { pingAppAt, pingFocusedApp } from "./ping.ts";
+import { checkFocus, type FocusTarget, takeFocus } from "./focus.ts";
 
 /** Gap between the clicks of a multi-click: well inside every toolkit's double-click time. */
 const CLICK_GAP_MS = 40;
@@ -31,13 +32,21 @@ const PACE = 64;
 /** One wait for the app's answer; a slower app is asked again until the deadline. */
 const PACE_PING_MS = 1_000;
 
-/** Sends one input to the server and waits until it processed it. */
+/**
+ * Sends one input to the server and waits until it processed it. Keys with `keysFor` go
+ * to that window only: it is made the keyboard focus first, and a long text checks it
+ * still is between chunks (focus.ts); otherwise they go wherever the focus is.
+ */
 export async function sendInput(
   display: X11Display,
   input: PixelInput,
   signal: AbortSignal,
+  keysFor?: FocusTarget,
 ): Promise<void> {
   signal.throwIfAborted();
+  const keys = input.kind === "type" || input.kind === "key" || input.kind === "hold";
+  if (keys && keysFor) await takeFocus(display, keysFor, signal);
+  const guard = keysFor ? () => checkFocus(display, keysFor) : () => {};
   const io = new Presses(display, xtestFor(display));
   try {
     switch (input.kind) {
@@ -56,7 +65,7 @@ export async function sendInput(
         await scroll(display, io, input, signal);
         break;
       case "type":
-        await typeText(display, io, input.text, signal);
+        await typeText(display, io, input.text, signal, guard);
         break;
       case "key":
         await pressChords(display, io, input.keys, "keys", 0, signal);
@@ -171,6 +180,7 @@ async function typeText(
   io: Presses,
   text: string,
   signal: AbortSignal,
+  guard: () => void,
 ): Promise<void> {
   const syms = textKeysyms(text);
   const keymap = new CachedKeymap(Keymap.read(x11Handle(display)));
@@ -192,6 +202,8 @@ async function typeText(
       for (let k = i; k < j; k++) {
         if (k > 0 && k % PACE === 0) {
           await paced(() => pingFocusedApp(display, PACE_PING_MS), signal);
+          // The focus may have moved while the app took the chunk in (a dialog popped up).
+          guard();
         }
         signal.throwIfAborted();
         const sym = syms[k]!;
