@@ -8,6 +8,8 @@ import type { HandlerResultOf } from "../../protocol/ops.ts";
 import type { CallContext } from "../../rpc/dispatcher.ts";
 import type { DriverCore } from "../core.ts";
 import { NAME, PROTOCOL, VERSION } from "../../model/version.ts";
+import { log } from "../../util/log.ts";
+import { withXApps } from "../x_apps.ts";
 
 /** Serves `hello`: never fails, even with no engine available. */
 export async function hello(core: DriverCore): Promise<HandlerResultOf<"hello">> {
@@ -39,13 +41,25 @@ export async function hello(core: DriverCore): Promise<HandlerResultOf<"hello">>
   };
 }
 
-/** Serves `list_apps`. */
+/**
+ * Serves `list_apps`: the serving engine's apps, and, when a tree engine serves it, the
+ * apps only X knows, as vision lists them (`x_apps.ts`): vision reads them, and an agent
+ * names them by what it sees here. Without vision (or X) the tree's apps stand alone.
+ */
 export async function listApps(
   core: DriverCore,
   ctx: CallContext,
 ): Promise<HandlerResultOf<"list_apps">> {
   const engine = core.engine(ctx.engine);
-  const apps = await engine.listApps(ctx.signal);
+  let apps = await engine.listApps(ctx.signal);
+  const vision = core.available("vision");
+  if (vision && vision !== engine) {
+    try {
+      apps = withXApps(apps, await vision.listApps(ctx.signal));
+    } catch (err) {
+      log("debug", "no X-only apps in the listing", { error: String(err) });
+    }
+  }
   core.listed(apps);
   return { apps, engine: engine.name };
 }

@@ -79,38 +79,106 @@ export function dropDeparted(
   }
 }
 
-/** A listing: the apps that answered, and every app on the registry (bus names). */
+/** A listing: the apps listed, and every app on the registry (bus names). */
 export interface Listing {
   apps: AppInfo[];
   present: Set<string>;
 }
 
+/** An app's last answered listing, kept to list it while it does not answer. */
+export interface Remembered {
+  /** What it answered. */
+  info: AppInfo;
+  /** When (`performance.now()`). */
+  at: number;
+}
+
+/**
+ * How long an app that did not answer the last listing is waited for: it is listed from
+ * memory meanwhile, so a hung app costs each listing this much, not the full call timeout.
+ */
+export const HUNG_WAIT_MS = 200;
+
+/** Why an app is listed from memory. */
+export const NOT_RESPONDING = "app_not_responding";
+
+/**
+ * How an app that did not answer is listed: its last answered listing marked degraded,
+ * with the age of that answer; without one, its pid and process name (the bus daemon and
+ * `/proc` answer for a hung app) with no windows. `undefined` when the bus daemon knows no
+ * pid for it (`pid` undefined: its connection is gone, the app with it) or nothing is known.
+ */
+export function standIn(
+  bus: string,
+  last: Remembered | undefined,
+  pid: number | undefined,
+  name: string | undefined,
+  now: number,
+): AppInfo | undefined {
+  if (pid === undefined) return undefined;
+  if (last) {
+    const age = Math.max(0, Math.round(now - last.at));
+    return {
+      ...last.info,
+      windows: last.info.windows.map((w) => ({ ...w })),
+      live: { state: "degraded", reason: NOT_RESPONDING, age_ms: age },
+    };
+  }
+  if (!(pid > 0) || name === undefined) return undefined;
+  return { app: bus, pid, name, windows: [], live: { state: "degraded", reason: NOT_RESPONDING } };
+}
+
+/** Memory and lookups that let a listing keep apps that do not answer. */
+export interface ListingMemory {
+  /** Each app's last answered listing, by bus name; pruned to the apps present. */
+  apps: Map<string, Remembered>;
+  /** Apps (bus names) that did not answer their last listing; pruned likewise. */
+  hung: Set<string>;
+  /** The process name of a pid (`/proc`), for an app never listed before. */
+  nameOf: (pid: number) => string | undefined;
+  /** The clock. */
+  now?: () => number;
+}
+
 /**
  * Lists apps with their windows and fills `windows` with every window id seen. An app that
- * does not answer within `limits` is left out of the list rather than stalling the rest;
- * it is still `present`.
+ * does not answer within `limits` does not stall the rest: with `memory`, it is listed
+ * from its last answer (or its pid and process name) marked degraded ({@link standIn}),
+ * and waited for only {@link HUNG_WAIT_MS} by later listings until it answers again;
+ * without, it is left out. Either way it is still `present`.
  */
 export async function listApps(
   client: AtspiClient,
   limits: CallLimits,
   windows: Map<string, WindowEntry>,
+  memory?: ListingMemory,
 ): Promise<Listing> {
+  const now = memory?.now ?? (() => performance.now());
   const apps = await client.children(REGISTRY, limits);
   const present = new Set(apps.map((a) => a.bus));
+  if (memory) {
+    for (const bus of memory.apps.keys()) if (!present.has(bus)) memory.apps.delete(bus);
+    for (const bus of memory.hung) if (!present.has(bus)) memory.hung.delete(bus);
+  }
   const listed = await Promise.all(apps.map(async (ref): Promise<AppInfo | undefined> => {
+    const hung = memory?.hung.has(ref.bus) === true;
+    const own = hung ? { ...limits, timeoutMs: Math.min(limits.timeoutMs, HUNG_WAIT_MS) } : limits;
+    // The bus daemon answers the pid, hung app or not: asked apart, it names a stand-in.
+    const pidOf = client.pid(ref.bus, limits);
+    pidOf.catch(() => {}); // a failure is read below, where it matters
     try {
       const [name, pid, kids] = await Promise.all([
-        client.prop(ref, "Accessible", "Name", limits),
-        client.pid(ref.bus, limits),
-        client.children(ref, limits),
+        client.prop(ref, "Accessible", "Name", own),
+        pidOf,
+        client.children(ref, own),
       ]);
       const app = String(name ?? "");
       const wins = await Promise.all(kids.map(async (w): Promise<WindowInfo> => {
         const [title, state, role, box] = await Promise.all([
-          client.prop(w, "Accessible", "Name", limits),
-          client.call(w, "Accessible", "GetState", limits),
-          client.call(w, "Accessible", "GetRole", limits).catch(() => [0]),
-          client.extents(w, limits).catch(() => [0, 0, 0, 0] as const),
+          client.prop(w, "Accessible", "Name", own),
+          client.call(w, "Accessible", "GetState", own),
+          client.call(w, "Accessible", "GetRole", own).catch(() => [0]),
+          client.extents(w, own).catch(() => [0, 0, 0, 0] as const),
         ]);
         const id = windowIdOf(w);
         windows.set(id, { ref: w, pid, app });
@@ -125,10 +193,24 @@ export async function listApps(
           modal: states.has(STATE.MODAL),
         };
       }));
-      return { app: ref.bus, pid, name: app, windows: wins };
+      const info: AppInfo = { app: ref.bus, pid, name: app, windows: wins };
+      memory?.apps.set(ref.bus, {
+        info: { ...info, windows: wins.map((w) => ({ ...w })) },
+        at: now(),
+      });
+      memory?.hung.delete(ref.bus);
+      return info;
     } catch (err) {
-      log("warn", "app did not answer the listing", { bus: ref.bus, error: String(err) });
-      return undefined;
+      log(hung ? "debug" : "warn", "app did not answer the listing", {
+        bus: ref.bus,
+        error: String(err),
+      });
+      if (!memory) return undefined;
+      memory.hung.add(ref.bus);
+      const last = memory.apps.get(ref.bus);
+      const pid = await pidOf.catch(() => undefined);
+      const name = last || pid === undefined ? undefined : memory.nameOf(pid);
+      return standIn(ref.bus, last, pid, name, now());
     }
   }));
   return { apps: listed.filter((a): a is AppInfo => a !== undefined), present };

@@ -1,6 +1,15 @@
 import assert from "node:assert/strict";
 import type { AtspiClient, Ref } from "./client.ts";
-import { dropDeparted, listApps, MAX_DEPARTED, type WindowEntry } from "./apps.ts";
+import {
+  dropDeparted,
+  HUNG_WAIT_MS,
+  listApps,
+  type ListingMemory,
+  MAX_DEPARTED,
+  NOT_RESPONDING,
+  standIn,
+  type WindowEntry,
+} from "./apps.ts";
 import { DriverError } from "../../protocol/errors.ts";
 
 const ROOT = "/org/a11y/atspi/accessible/root";
@@ -41,4 +50,73 @@ Deno.test("apps: windows of apps that left move to a bounded record of departed 
   assert.equal(departed.size, MAX_DEPARTED);
   assert.equal(departed.has("wa"), false, "the oldest go first");
   assert.equal(departed.get(`w${MAX_DEPARTED + 4}`), `app${MAX_DEPARTED + 4}`);
+});
+
+Deno.test("apps: with memory, an app that stops answering stays listed from its last answer, degraded", async () => {
+  let hung = false;
+  let asked = 0;
+  const late = () => Promise.reject(new DriverError("timeout", "The app did not answer", {}));
+  const win = { bus: ":1.2", path: "/w" };
+  const client = {
+    children: (ref: Ref) => {
+      if (ref.bus === "org.a11y.atspi.Registry") {
+        return Promise.resolve([{ bus: ":1.2", path: ROOT }]);
+      }
+      return hung ? late() : Promise.resolve(ref.path === ROOT ? [win] : []);
+    },
+    prop: (_ref: Ref, _i: string, _p: string, limits: { timeoutMs: number }) => {
+      asked = limits.timeoutMs;
+      return hung ? late() : Promise.resolve(_ref.path === ROOT ? "mousepad" : "Untitled 1");
+    },
+    pid: () => Promise.resolve(77), // the bus daemon answers for a hung app
+    call: (_ref: Ref, _i: string, member: string) =>
+      Promise.resolve(member === "GetState" ? [[0, 0]] : [0]),
+    extents: () => Promise.resolve([10, 20, 300, 200] as const),
+  } as unknown as AtspiClient;
+  const windows = new Map<string, WindowEntry>();
+  let clock = 1_000;
+  const memory: ListingMemory = {
+    apps: new Map(),
+    hung: new Set(),
+    nameOf: () => "never asked: it answered before",
+    now: () => clock,
+  };
+  const first = await listApps(client, { timeoutMs: 1_000 }, windows, memory);
+  assert.equal(first.apps[0]!.live, undefined, "an app that answers is not marked");
+  hung = true;
+  clock = 1_500;
+  const second = await listApps(client, { timeoutMs: 1_000 }, windows, memory);
+  assert.equal(asked, 1_000, "the first silence is waited for in full");
+  assert.deepEqual(second.apps.map((a) => [a.name, a.pid, a.windows.map((w) => w.title)]), [
+    ["mousepad", 77, ["Untitled 1"]],
+  ]);
+  assert.deepEqual(second.apps[0]!.live, {
+    state: "degraded",
+    reason: NOT_RESPONDING,
+    age_ms: 500,
+  });
+  await listApps(client, { timeoutMs: 1_000 }, windows, memory);
+  assert.equal(asked, HUNG_WAIT_MS, "a known hung app is waited for briefly");
+  hung = false;
+  const again = await listApps(client, { timeoutMs: 1_000 }, windows, memory);
+  assert.equal(again.apps[0]!.live, undefined, "answering again, it is listed as usual");
+  assert.equal(memory.hung.size, 0);
+});
+
+Deno.test("apps: standIn lists a never-answered app by pid and process name; a gone one not at all", () => {
+  const last = { info: { app: ":1.5", pid: 5, name: "thunar", windows: [] }, at: 0 };
+  assert.deepEqual(standIn(":1.9", undefined, 9, "xfce4-panel", 10), {
+    app: ":1.9",
+    pid: 9,
+    name: "xfce4-panel",
+    windows: [],
+    live: { state: "degraded", reason: NOT_RESPONDING },
+  });
+  assert.equal(standIn(":1.9", undefined, 9, undefined, 10), undefined, "no name: nothing to list");
+  assert.equal(
+    standIn(":1.5", last, undefined, undefined, 10),
+    undefined,
+    "no pid: its connection is gone",
+  );
+  assert.equal(standIn(":1.5", last, 5, undefined, 250)?.live?.age_ms, 250);
 });

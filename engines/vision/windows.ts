@@ -10,6 +10,7 @@ import { isDriverError } from "../../protocol/errors.ts";
 import type { AppInfo, WindowInfo } from "../../model/engine.ts";
 import {
   activeWindow,
+  clientProcesses,
   type TopLevelWindow,
   topLevelWindows,
   windowBounds,
@@ -36,16 +37,21 @@ export interface Listing {
 }
 
 /**
- * Lists client windows grouped into apps: by `_NET_WM_PID` when the client set it, else
- * by `WM_CLASS` instance (two xcalcs without a pid are one app with two windows). The app
- * is named by its `WM_CLASS` instance, as a caller would type it. Windows that vanish
- * while being listed are left out.
+ * Lists client windows grouped into apps: by the process that owns them
+ * (`platform/x11/clients.ts`: `_NET_WM_PID`, else the X server's client pid, else
+ * `/proc`), named by its process name as `ps` shows it (`xcalc`, `idle`), the name a
+ * person types; a window no source places is grouped and named by its `WM_CLASS`
+ * instance (two such xcalcs are one app with two windows). Grouping by process keeps a Tk
+ * app's toplevels together, whose instances are widget paths (`!listedtoplevel`). Windows
+ * that vanish while being listed are left out.
  */
 export function listWindows(display: X11Display): Listing {
   const active = activeWindow(display);
   const apps = new Map<string, AppInfo>();
   const windows = new Map<string, TopLevelWindow>();
-  for (const w of topLevelWindows(display)) {
+  const all = topLevelWindows(display);
+  const owners = clientProcesses(display, all);
+  for (const w of all) {
     let bounds: Bounds;
     try {
       bounds = windowBounds(display, w.xid);
@@ -55,8 +61,10 @@ export function listWindows(display: X11Display): Listing {
     }
     const id = windowId(w.xid);
     windows.set(id, w);
-    const key = w.pid > 0 ? `x11:${w.instance}:${w.pid}` : `x11:${w.instance}`;
-    const app = apps.get(key) ?? { app: key, pid: w.pid, name: w.instance, windows: [] };
+    const owner = owners.get(w.xid);
+    const name = owner?.name ?? w.instance;
+    const key = owner ? `x11:${name}:${owner.pid}` : `x11:${name}`;
+    const app = apps.get(key) ?? { app: key, pid: owner?.pid ?? 0, name, windows: [] };
     const info: WindowInfo = { window: id, title: w.title, bounds, focused: w.xid === active };
     app.windows.push(info);
     apps.set(key, app);
