@@ -76,9 +76,30 @@ export const ListAppsResult = z.strictObject({
     pid: z.number().int(),
     name: z.string(),
     windows: z.array(WindowInfo),
+    /**
+     * Only on an app whose accessibility did not answer the listing: it is listed from its
+     * last answer and its X windows, `state: "degraded"` with the reason
+     * (`app_not_responding`) and `age_ms`, the age of that last answer.
+     */
+    live: LiveState.optional(),
   })),
   ...Common,
 });
+
+/**
+ * A window stacked over the one read, hiding `bounds` (screen points) of it. A read from
+ * pixels leaves out what lies there: it would be the cover's content, not the window's.
+ */
+export const Covering = z.strictObject({
+  /** The cover's X window id as xwininfo prints it (`0x1a00007`). */
+  x11_window: z.string(),
+  title: z.string(),
+  /** `_NET_WM_PID`; 0 when the cover's app set none. */
+  pid: z.number().int(),
+  bounds: Bounds,
+});
+/** {@link Covering} as a value. */
+export type Covering = z.infer<typeof Covering>;
 
 /** `read_ui`: either the whole map or, with `since`, a diff. */
 export const ReadUiResult = z.strictObject({
@@ -98,6 +119,8 @@ export const ReadUiResult = z.strictObject({
   source_reason: z.string().optional(),
   degraded: z.boolean().optional(),
   degraded_reason: z.string().optional(),
+  /** Windows on top of part of this one; a vision read left the parts they hide out. */
+  covered: z.array(Covering).optional(),
   ...Common,
 });
 

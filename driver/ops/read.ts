@@ -142,6 +142,8 @@ export async function readUi(
     cached,
     live: core.live.state(w),
     ...source,
+    // What lay on top of the window when it was read (a vision read leaves it out).
+    ...(w.covered?.length ? { covered: w.covered } : {}),
     engine: map.engine,
   };
 }

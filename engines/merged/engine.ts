@@ -80,6 +80,8 @@ export class MergedEngine implements Engine {
       ms: tree.ms + vision.ms,
       truncated: tree.truncated || merged.truncated || vision.truncated,
       ...(tree.degradedReason !== undefined ? { degradedReason: tree.degradedReason } : {}),
+      // The pixels' part was read around what covers the window: say so.
+      ...(vision.covered !== undefined ? { covered: vision.covered } : {}),
     };
   }
 
@@ -144,8 +146,8 @@ export class MergedEngine implements Engine {
     );
   }
 
-  input(input: PixelInput, signal: AbortSignal): Promise<void> {
-    return this.#tree.input(input, signal);
+  input(input: PixelInput, signal: AbortSignal, window?: string): Promise<void> {
+    return this.#tree.input(input, signal, window);
   }
 
   capture(window: string | undefined, signal: AbortSignal): Promise<Capture> {

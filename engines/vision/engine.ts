@@ -5,8 +5,10 @@
  * the element map gives ids like any other. Reads are cached by the capture's hash, so
  * unchanged pixels cost a capture and a hash, no OCR. Actions are pixel input at the
  * element's centre. There are no notifications: {@link VisionEngine.subscribe} delivers
- * nothing, and a caller learns of changes by reading again. A read sees what the screen
- * shows where the window is: a window covered by another reads the cover.
+ * nothing, and a caller learns of changes by reading again. A read sees only the visible
+ * part of a window: what other windows cover is left out, and the read says `covered`
+ * (covered.ts). Input goes to an element only while its window is on top there
+ * (platform/x11/uncover.ts): the window is raised first, or the input refused `obscured`.
  *
  * @module
  */
@@ -22,6 +24,7 @@ import {
   type EngineEvent,
   type EngineStats,
   type InputGate,
+  isKeys,
   type NodeRequest,
   type PixelInput,
   type RawNode,
@@ -32,10 +35,16 @@ import {
 import {
   captureScreen,
   captureWindow,
+  coverFacts,
+  coversOf,
+  focusTarget,
   sendInput,
+  uncover,
   windowBounds,
   X11Display,
 } from "../../platform/x11/mod.ts";
+import type { Covering } from "../../protocol/results.ts";
+import { dropCovered, maskCovered, toPixels } from "./covered.ts";
 import { pixelPlan } from "./act.ts";
 import { analyse, type Analysis } from "./analyse.ts";
 import { captureKey, LruCache } from "./cache.ts";
@@ -158,7 +167,12 @@ export class VisionEngine implements Engine {
     const display = this.#x11();
     const xid = this.#xid(window);
     const bounds = windowBounds(display, xid);
-    const capture = captureWindow(display, xid);
+    // What lies on top shows in the capture: paint it out, so only the window is read.
+    const covers = coversOf(display, xid);
+    const raw = captureWindow(display, xid);
+    const hidden = toPixels(covers.map((c) => c.part), raw);
+    const capture = maskCovered(raw, hidden);
+    const covered: Covering[] = covers.map((c) => ({ ...coverFacts(c.window), bounds: c.part }));
     const key = captureKey(capture);
     let analysis = this.#cache.get(key);
     const cached = analysis !== undefined;
@@ -166,13 +180,20 @@ export class VisionEngine implements Engine {
     // New pixels may come with a new title or focus; listing is cheap beside OCR.
     if (!cached || !this.#facts.has(window)) await this.listApps(budget.signal);
     const tree = toTree(
-      analysis.proposals,
+      dropCovered(analysis.proposals, hidden),
       capture,
       { window, title: "", focused: false, ...this.#facts.get(window) },
       budget.maxElements,
     );
     this.#last.set(window, { capture, bounds });
-    return { ...tree, ms: performance.now() - started, capture, key, cached };
+    return {
+      ...tree,
+      ms: performance.now() - started,
+      capture,
+      key,
+      cached,
+      ...(covered.length ? { covered } : {}),
+    };
   }
 
   #analyse(key: string, capture: Capture, signal: AbortSignal): Promise<Analysis> {
@@ -189,8 +210,8 @@ export class VisionEngine implements Engine {
   }
 
   async readWindow(window: string, budget: ReadBudget): Promise<WindowTree> {
-    const { root, nodes, ms, truncated } = await this.read(window, budget);
-    return { root, nodes, ms, truncated };
+    const { root, nodes, ms, truncated, covered } = await this.read(window, budget);
+    return { root, nodes, ms, truncated, ...(covered ? { covered } : {}) };
   }
 
   async readNodes(
@@ -225,17 +246,31 @@ export class VisionEngine implements Engine {
     // Every vision action lands by screen position: the whole plan runs under the gate,
     // the window's place read inside it so nothing moves it in between.
     await gate(async () => {
-      const now = windowBounds(display, this.#xid(window));
+      const xid = this.#xid(window);
+      const now = windowBounds(display, xid);
       // The element was read at the window's old place; follow the window if it moved.
       const then = this.#last.get(window)?.bounds ?? now;
       const plan = pixelPlan(node, action, value, { dx: now.x - then.x, dy: now.y - then.y });
-      for (const input of plan) await sendInput(display, input, signal);
+      for (const input of plan) {
+        // Never into another window: a click only where this one is on top (raised if
+        // need be), keys only once it holds the keyboard focus (focus.ts).
+        const keys = isKeys(input);
+        if (!keys) await uncover(display, input, { xid });
+        await sendInput(display, input, signal, keys ? focusTarget(display, xid) : undefined);
+      }
     });
     return { via: "pixel" };
   }
 
-  async input(input: PixelInput, signal: AbortSignal): Promise<void> {
-    await sendInput(this.#x11(), input, signal);
+  async input(input: PixelInput, signal: AbortSignal, window?: string): Promise<void> {
+    const display = this.#x11();
+    const aimed = window !== undefined && isKeys(input);
+    await sendInput(
+      display,
+      input,
+      signal,
+      aimed ? focusTarget(display, this.#xid(window)) : undefined,
+    );
   }
 
   capture(window: string | undefined, signal: AbortSignal): Promise<Capture> {

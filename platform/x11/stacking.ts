@@ -1,44 +1,246 @@
 /**
- * Which window is on top at a screen point, and raising one: a pixel click lands on
- * whatever is on top, so the engine checks the point belongs to the element's app first.
+ * X's stacking order as the screen shows it: which window is on top at a point, which
+ * windows cover part of another, and raising one. A pixel click lands on whatever is on
+ * top, and a capture of a covered window shows the cover, so engines check here first.
+ *
+ * Under a reparenting window manager (openbox) a client window sits inside a frame, a
+ * child of the root: frames are what is stacked, and a frame's title bar covers too. So
+ * the stack is read from the root's children, each with the client it holds, and a raise
+ * asks the window manager (`_NET_ACTIVE_WINDOW`) rather than restacking the client inside
+ * its own frame, which changes nothing on screen.
  *
  * @module
  */
-import { checkX } from "../../ffi/linux_x11.ts";
+import { checkX, cString } from "../../ffi/linux_x11.ts";
 import type { Bounds } from "../../protocol/element.ts";
-import { type X11Display, x11Handle } from "./display.ts";
+import { isDriverError } from "../../protocol/errors.ts";
+import { type X11Display, type X11Handle, x11Handle } from "./display.ts";
 import { type TopLevelWindow, topLevelWindows } from "./top_level.ts";
+import { longs, property, queryTree } from "./window_props.ts";
 import { windowBounds } from "./windows.ts";
+import { overlap } from "./stacking_geometry.ts";
 
-/** A top-level window with its screen rectangle. */
+export { overlap } from "./stacking_geometry.ts";
+
+/** A top-level window with the screen rectangle it paints. */
 export interface PlacedWindow extends TopLevelWindow {
-  /** Screen rectangle. */
+  /** Screen rectangle of its frame (its own, without a window manager). */
   bounds: Bounds;
+  /** The root's child that holds it: its frame, or the window itself without a WM. */
+  frame: number;
+}
+
+/** A window stacked above another and the part of the other it hides. */
+export interface Cover {
+  /** The covering window (a client, or a frame-less root child with no client). */
+  window: PlacedWindow;
+  /** The covered part of the window below, screen points. */
+  part: Bounds;
 }
 
 const contains = (b: Bounds, x: number, y: number) =>
   x >= b.x && x < b.x + b.w && y >= b.y && y < b.y + b.h;
 
-/** The viewable top-level windows at screen point (x, y), the one on top first. */
-export function windowsAt(display: X11Display, x: number, y: number): PlacedWindow[] {
+/** `XWindowAttributes.class` on x86_64 (after 6 ints, Visual*, root). */
+const CLASS_OFFSET = 40;
+const MAP_STATE_OFFSET = 92;
+const ATTRIBUTES_SIZE = 160;
+const INPUT_ONLY = 2;
+const IS_VIEWABLE = 2;
+/** Root -> frame -> (wrapper ->) client: how deep a root child's client is looked for. */
+const CLIENT_DEPTH = 3;
+
+/** Paints pixels: viewable and not InputOnly (a WM's invisible input catchers). */
+function paints({ x11, dpy }: X11Handle, win: bigint): boolean {
+  const attrs = new Uint8Array(ATTRIBUTES_SIZE);
+  if (!x11.XGetWindowAttributes(dpy, win, attrs)) return false;
+  const view = new DataView(attrs.buffer);
+  return view.getInt32(MAP_STATE_OFFSET, true) === IS_VIEWABLE &&
+    view.getInt32(CLASS_OFFSET, true) !== INPUT_ONLY;
+}
+
+/**
+ * The screen rectangle root child `win` paints, its border included (an xterm's 1-pixel
+ * border covers what is below it too); `undefined` when it is gone.
+ */
+function paintedBounds({ x11, dpy }: X11Handle, win: bigint): Bounds | undefined {
+  const root = new BigUint64Array(1);
+  const xy = new Int32Array(2);
+  const sizes = new Uint32Array(4);
+  const ok = x11.XGetGeometry(
+    dpy,
+    win,
+    root,
+    xy.subarray(0, 1),
+    xy.subarray(1, 2),
+    sizes.subarray(0, 1),
+    sizes.subarray(1, 2),
+    sizes.subarray(2, 3),
+    sizes.subarray(3, 4),
+  );
+  if (!ok) return undefined;
+  // A root child's x, y are screen points of its border's outer corner.
+  const border = sizes[2]!;
+  return { x: xy[0]!, y: xy[1]!, w: sizes[0]! + 2 * border, h: sizes[1]! + 2 * border };
+}
+
+/** The first window in `clients` at or below `win`, at most `depth` levels down. */
+function clientIn(
+  h: X11Handle,
+  win: bigint,
+  clients: Map<number, TopLevelWindow>,
+  depth: number,
+): TopLevelWindow | undefined {
+  const found = clients.get(Number(win));
+  if (found || depth === 0) return found;
+  for (const child of queryTree(h, win)?.children ?? []) {
+    const c = clientIn(h, child, clients, depth - 1);
+    if (c) return c;
+  }
+  return undefined;
+}
+
+/**
+ * Every root child that paints, top first, with the client window it holds (a root child
+ * holding none, such as an override-redirect popup without `WM_CLASS`, stands for itself,
+ * untitled and with pid 0). Windows that vanish while being listed are left out.
+ */
+export function stackingOrder(display: X11Display): PlacedWindow[] {
+  const h = x11Handle(display);
+  const clients = new Map(topLevelWindows(display).map((w) => [w.xid, w]));
   const out: PlacedWindow[] = [];
-  const all = topLevelWindows(display);
-  for (let i = all.length - 1; i >= 0; i--) {
-    const w = all[i]!;
-    let bounds: Bounds;
-    try {
-      bounds = windowBounds(display, w.xid);
-    } catch {
-      continue; // Gone since it was listed.
-    }
-    if (contains(bounds, x, y)) out.push({ ...w, bounds });
+  const children = queryTree(h, h.root)?.children ?? [];
+  for (let i = children.length - 1; i >= 0; i--) {
+    const frame = children[i]!;
+    if (!paints(h, frame)) continue;
+    const client = clientIn(h, frame, clients, CLIENT_DEPTH) ??
+      { xid: Number(frame), title: "", instance: "", className: "", pid: 0 };
+    const bounds = paintedBounds(h, frame);
+    if (bounds) out.push({ ...client, bounds, frame: Number(frame) });
+  }
+  settle(h, "list the stacking order");
+  return out;
+}
+
+/** Drops X errors about windows that vanished meanwhile; throws any other. */
+function settle(h: X11Handle, what: string): void {
+  try {
+    checkX(h.x11, h.dpy, what);
+  } catch (err) {
+    if (!isDriverError(err, "window_not_found")) throw err;
+  }
+}
+
+/** The windows that paint at screen point (x, y), the one on top first. */
+export function windowsAt(display: X11Display, x: number, y: number): PlacedWindow[] {
+  return stackingOrder(display).filter((w) => contains(w.bounds, x, y));
+}
+
+/**
+ * The windows stacked above client window `xid` that hide part of it, top first, each
+ * with the part it hides. Empty when nothing covers it, or when `xid` is not on screen.
+ */
+export function coversOf(display: X11Display, xid: number): Cover[] {
+  const stack = stackingOrder(display);
+  const at = stack.findIndex((w) => w.xid === xid);
+  if (at < 0) return [];
+  const own = windowBounds(display, xid);
+  const out: Cover[] = [];
+  for (const w of stack.slice(0, at)) {
+    const part = overlap(own, w.bounds);
+    if (part) out.push({ window: w, part });
   }
   return out;
 }
 
-/** Puts window `xid` on top of its siblings. */
-export function raiseWindow(display: X11Display, xid: number): void {
-  const { x11, dpy } = x11Handle(display);
-  x11.XRaiseWindow(dpy, BigInt(xid));
-  checkX(x11, dpy, `raise window ${xid}`);
+/** What {@link raiseWindow} waits for, and how long. */
+export interface RaiseOptions {
+  /** Raised enough (default: nothing covers the window any more). */
+  until?: () => boolean;
+  /** How long to wait for it, ms (default 1000). */
+  timeoutMs?: number;
+}
+
+/**
+ * Puts client window `xid` on top and waits (polling, up to the deadline) until the
+ * stacking shows it there. With a window manager the raise is asked of it through
+ * `_NET_ACTIVE_WINDOW` (source 2: a pager, which openbox obeys at once), and the frame is
+ * raised directly if that did not do it by half time; without one, the window is raised.
+ *
+ * @returns whether `until` held before the deadline.
+ */
+export async function raiseWindow(
+  display: X11Display,
+  xid: number,
+  options: RaiseOptions = {},
+): Promise<boolean> {
+  const h = x11Handle(display);
+  const done = options.until ?? (() => coversOf(display, xid).length === 0);
+  const timeoutMs = options.timeoutMs ?? 1000;
+  const started = performance.now();
+  const frame = stackingOrder(display).find((w) => w.xid === xid)?.frame ?? xid;
+  const managed = windowManager(display) !== undefined;
+  if (managed) activate(h, xid);
+  else h.x11.XRaiseWindow(h.dpy, BigInt(frame));
+  checkX(h.x11, h.dpy, `raise window 0x${xid.toString(16)}`);
+  let framed = !managed;
+  while (!done()) {
+    const spent = performance.now() - started;
+    if (spent >= timeoutMs) return false;
+    if (!framed && spent >= timeoutMs / 2) {
+      // A WM that ignores the request (a focus-stealing rule) may still honour a restack.
+      framed = true;
+      h.x11.XRaiseWindow(h.dpy, BigInt(frame));
+      settle(h, `raise the frame of window 0x${xid.toString(16)}`);
+    }
+    // The WM restacks when it reads the request: poll, never a fixed sleep.
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return true;
+}
+
+/**
+ * The window manager's check window (`_NET_SUPPORTING_WM_CHECK` on the root, pointing at
+ * a window that names itself the same way), or `undefined` when no EWMH WM runs: a stale
+ * property left by a WM that exited points at a window that is gone.
+ */
+export function windowManager(display: X11Display): number | undefined {
+  const h = x11Handle(display);
+  const atom = h.x11.XInternAtom(h.dpy, cString("_NET_SUPPORTING_WM_CHECK"), 1);
+  if (atom === 0n) return undefined;
+  const onRoot = property(h, h.root, atom);
+  const check = onRoot && longs(onRoot)[0];
+  if (!check) return undefined;
+  const self = property(h, check, atom);
+  settle(h, "find the window manager");
+  return self && longs(self)[0] === check ? Number(check) : undefined;
+}
+
+const CLIENT_MESSAGE = 33;
+const SUBSTRUCTURE_NOTIFY_MASK = 1n << 19n;
+const SUBSTRUCTURE_REDIRECT_MASK = 1n << 20n;
+/** sizeof(XEvent). */
+const XEVENT_SIZE = 192;
+/** XClientMessageEvent on x86_64: window@32, message_type@40, format@48, data.l[0..4]@56. */
+const OFF = { window: 32, type: 40, format: 48, data: 56 } as const;
+/** `_NET_ACTIVE_WINDOW` source indication: a pager, i.e. the user's own request. */
+const SOURCE_PAGER = 2n;
+
+/** Asks the window manager to activate (raise and focus) client window `xid`. */
+export function activate(h: X11Handle, xid: number): void {
+  const ev = new Uint8Array(XEVENT_SIZE);
+  const v = new DataView(ev.buffer);
+  v.setInt32(0, CLIENT_MESSAGE, true);
+  v.setBigUint64(OFF.window, BigInt(xid), true);
+  v.setBigUint64(OFF.type, h.x11.XInternAtom(h.dpy, cString("_NET_ACTIVE_WINDOW"), 0), true);
+  v.setInt32(OFF.format, 32, true);
+  v.setBigInt64(OFF.data, SOURCE_PAGER, true);
+  // data.l[1], the timestamp, stays 0 (CurrentTime): a pager's request is not judged by it.
+  h.x11.XSendEvent(
+    h.dpy,
+    h.root,
+    0,
+    SUBSTRUCTURE_REDIRECT_MASK | SUBSTRUCTURE_NOTIFY_MASK,
+    ev,
+  );
 }

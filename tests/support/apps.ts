@@ -330,7 +330,10 @@ export async function titleOnTopAt(x: number, y: number): Promise<string | undef
   const text = async (args: string[]) =>
     new TextDecoder().decode((await new Deno.Command("xwininfo", { args }).output()).stdout);
   for (const line of (await text(["-root", "-children"])).split("\n")) {
-    const m = /^\s+(0x[0-9a-f]+) "([^"]*)": \([^)]*\)\s+(\d+)x(\d+)\+(-?\d+)\+(-?\d+)/.exec(line);
+    // Under a window manager the root's children are unnamed frames around the clients.
+    const m =
+      /^\s+(0x[0-9a-f]+) (?:"([^"]*)"|\(has no name\)): \([^)]*\)\s+(\d+)x(\d+)\+(-?\d+)\+(-?\d+)/
+        .exec(line);
     if (!m) continue;
     const [w, h, left, top] = [m[3], m[4], m[5], m[6]].map(Number) as [
       number,
@@ -340,7 +343,10 @@ export async function titleOnTopAt(x: number, y: number): Promise<string | undef
     ];
     if (x < left || x >= left + w || y < top || y >= top + h) continue;
     // Unmapped windows are listed too; only a viewable one is on top.
-    if ((await text(["-id", m[1]!])).includes("IsViewable")) return m[2];
+    if (!(await text(["-id", m[1]!])).includes("IsViewable")) continue;
+    if (m[2] !== undefined) return m[2];
+    const named = /^\s+0x[0-9a-f]+ "([^"]*)"/m.exec(await text(["-id", m[1]!, "-tree"]));
+    if (named) return named[1];
   }
   return undefined;
 }
