@@ -52,6 +52,10 @@ export class FakeEngine implements Engine {
   /** Every follow list asked for, with the walk count when it was asked. */
   follows: { apps: string[]; walks: number }[] = [];
   #listener: ((e: EngineEvent) => void) | undefined;
+  /** Told the windows to watch for placement (unset: the engine does not watch). */
+  watchPlacement?: (windows: readonly string[]) => void;
+  /** Asked to deliver what it heard (unset: nothing to deliver). */
+  flushEvents?: () => void;
 
   availability(): Promise<Availability> {
     return Promise.resolve({ available: true });

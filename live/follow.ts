@@ -8,6 +8,10 @@
  * of an app (a bounds flood) or cannot follow it makes the app's windows degraded
  * with the reason, until it hears the app again.
  *
+ * The same goes for windows: the engine is told which windows are watched
+ * ({@link Engine.watchPlacement}), a window from before its first read starts, so that a
+ * window manager placing it during that read is heard.
+ *
  * @module
  */
 import type { Engine } from "../model/engine.ts";
@@ -31,6 +35,10 @@ export class Following {
   /** First reads under way, per app: their app must stay followed. */
   readonly #reading = new Map<string, number>();
   readonly #muted = new Map<string, string>();
+  /** First reads under way, per window: it must be watched for placement meanwhile. */
+  readonly #readingWindows = new Map<string, number>();
+  /** The windows the engine was last told to watch for placement, as one key. */
+  #placed = "";
 
   /**
    * `engine()` is the engine that delivers notifications, or undefined if none does;
@@ -68,20 +76,50 @@ export class Following {
   }
 
   /**
-   * Runs `read` (a full read of one of `app`'s windows through `engine`) with the app
-   * followed from before it starts; afterwards, lets go of apps that lost their last
-   * window meanwhile.
+   * Runs `read` (a full read of `app`'s window `window` through `engine`) with the app
+   * followed and the window watched for placement from before it starts; afterwards,
+   * lets go of apps and windows that are no longer watched.
    */
-  async reading<T>(app: string, engine: Engine, read: () => Promise<T>): Promise<T> {
+  async reading<T>(
+    app: string,
+    engine: Engine,
+    read: () => Promise<T>,
+    window?: string,
+  ): Promise<T> {
+    const heard = window !== undefined && this.#hears(engine.name);
     this.#reading.set(app, (this.#reading.get(app) ?? 0) + 1);
+    if (heard) this.#readingWindows.set(window, (this.#readingWindows.get(window) ?? 0) + 1);
     try {
       await this.#follow(app, engine);
+      if (heard) this.#place();
       return await read();
     } finally {
-      const n = (this.#reading.get(app) ?? 1) - 1;
-      if (n > 0) this.#reading.set(app, n);
-      else this.#reading.delete(app);
+      count(this.#reading, app);
+      if (heard) count(this.#readingWindows, window);
       this.sync();
+    }
+  }
+
+  /** Are maps read through the engine named `name` kept live by the notifying engine? */
+  #hears(name: string): boolean {
+    const engine = this.#engine();
+    return engine !== undefined && heardBy(name, engine.name);
+  }
+
+  /** Tells the engine which windows to watch for placement, when that changed. */
+  #place(): void {
+    const engine = this.#engine();
+    if (!engine?.watchPlacement) return;
+    const ids = new Set(this.#readingWindows.keys());
+    for (const w of this.#windows()) if (heardBy(w.map.engine, engine.name)) ids.add(w.window);
+    const key = [...ids].sort().join(" ");
+    if (key === this.#placed) return;
+    this.#placed = key;
+    try {
+      engine.watchPlacement([...ids]);
+    } catch (err) {
+      // Moves the apps announce are still heard; only silent ones would be missed.
+      log("debug", "could not watch window placement", { error: String(err) });
     }
   }
 
@@ -98,6 +136,7 @@ export class Following {
 
   /** Lets the engine stop hearing apps that have no watched window left. */
   sync(): void {
+    this.#place();
     const engine = this.#engine();
     if (!engine?.follow) return;
     const keep = new Set(this.#reading.keys());
@@ -110,4 +149,11 @@ export class Following {
       log("debug", "could not stop following apps", { apps: drop, error: String(err) })
     );
   }
+}
+
+/** Counts one use of `key` in `uses` as done. */
+function count(uses: Map<string, number>, key: string): void {
+  const n = (uses.get(key) ?? 1) - 1;
+  if (n > 0) uses.set(key, n);
+  else uses.delete(key);
 }

@@ -27,6 +27,7 @@ import { EventHub } from "./events.ts";
 import { type Origin, type Watched, WindowStore } from "./windows.ts";
 import { applyPatch, containersToCheck, widerScope } from "./patch.ts";
 import { Following } from "./follow.ts";
+import { PLACED_SETTLE_MS, Placements } from "./placed.ts";
 import { processAlive } from "../util/process.ts";
 import {
   type BoundsIndex,
@@ -73,6 +74,12 @@ export class LiveMap {
   readonly #patching = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #lastPatch = new Map<string, number>();
   #gate: WalkGate = direct;
+  /** First reads under way, per window, and whether the window was placed meanwhile. */
+  readonly #firstReads = new Map<string, { placed: boolean }>();
+  /** Windows the window system placed lately (`placed.ts`). */
+  readonly #placements = new Placements();
+  /** Reads and patches under way, per window: its map is about to be replaced. */
+  readonly #inFlight = new Map<string, number>();
   #unsubscribe: (() => Promise<void>) | undefined;
   #subscribeError: string | undefined;
   /** Apps the engine hears closely, and those it stopped hearing in part. */
@@ -119,6 +126,7 @@ export class LiveMap {
       const reason = e.kind === "muted" ? e.detail ?? "notifications_muted" : undefined;
       return this.#following.setMuted(e.app, reason);
     }
+    if (e.kind === "placed") return this.#placed(e);
     this.events.onEvent(e);
     const now = performance.now();
     for (const w of this.windows.all()) {
@@ -127,6 +135,49 @@ export class LiveMap {
       if (now - w.used <= this.#cfg.active_ms && !w.degraded) this.#schedulePatch(w);
     }
   };
+
+  /**
+   * The window system moved, resized or reparented a window: every bound in it may have
+   * moved, with no notification from the app, so it is read in full. Not counted as the
+   * app's notification: the app did nothing, and an action's settle waits on the app.
+   */
+  #placed(e: EngineEvent): void {
+    if (e.window === undefined) return;
+    const now = performance.now();
+    this.#placements.mark(e.window, now);
+    const w = this.windows.peek(e.window);
+    if (!w) {
+      // Placed while its first read ran: that read may show it from before.
+      const first = this.#firstReads.get(e.window);
+      if (first) first.placed = true;
+      return;
+    }
+    w.needsFull = true;
+    if (now - w.used > this.#cfg.active_ms || w.degraded) return;
+    this.#schedulePatch(w);
+    // And the confirming read, once a lagging toolkit has caught up.
+    const t = setTimeout(() => {
+      if (this.#placements.at(w.window) === now && !this.#closed) this.#schedulePatch(w);
+    }, PLACED_SETTLE_MS);
+    Deno.unrefTimer(t);
+  }
+
+  /** Was `w`'s map read too soon after a placement to trust, and is that time over? */
+  #placementDue(w: Watched): boolean {
+    return this.#placements.due(w.window, w.readAt, performance.now());
+  }
+
+  /** Counts a read or patch of `window` as under way until `work` ends. */
+  async #busy<T>(window: string, work: () => Promise<T>): Promise<T> {
+    this.#inFlight.set(window, (this.#inFlight.get(window) ?? 0) + 1);
+    try {
+      return await work();
+    } finally {
+      const n = (this.#inFlight.get(window) ?? 1) - 1;
+      if (n > 0) this.#inFlight.set(window, n);
+      else this.#inFlight.delete(window);
+    }
+  }
 
   /** Queues what `e` means for window `w`; true when `w` needs reading again. */
   #route(w: Watched, e: EngineEvent): boolean {
@@ -212,6 +263,8 @@ export class LiveMap {
     // A notification outdates any map, a degraded one too (the tree half of a merged
     // read, or an app whose bounds alone are muted, still announces its other changes).
     if (w.needsFull || w.pending.size > 0) return false;
+    // A read under way cleared what it owed when it began; its map is not in yet.
+    if (this.#inFlight.has(w.window) || this.#placementDue(w)) return false;
     if (motionDue(w.motion, w.readAt, performance.now())) return false;
     const age = performance.now() - w.readAt;
     if (this.#subscribeError || w.degraded) return age < this.#cfg.degraded_reuse_ms;
@@ -226,7 +279,10 @@ export class LiveMap {
    */
   async current(w: Watched, signal: AbortSignal): Promise<{ watched: Watched; cached: boolean }> {
     this.windows.use(w.window); // only callers ask for the current map
+    // Moves the window system made and the engine has not passed on yet (no app call).
+    if (this.#subscribeError === undefined) this.#engine().flushEvents?.();
     const checkable = !w.needsFull && w.pending.size === 0 && !w.degraded &&
+      !this.#inFlight.has(w.window) && !this.#placementDue(w) &&
       !this.#subscribeError && !motionDue(w.motion, w.readAt, performance.now());
     // An app that did not answer lately is asked again first (a probe: two cheap calls).
     if (w.notResponding !== undefined || (!this.isFresh(w) && checkable)) await this.#probe(w);
@@ -278,11 +334,11 @@ export class LiveMap {
         // Without notifications (degraded) nothing is ever queued: only a read tells.
         const degraded = this.#subscribeError !== undefined || w?.degraded !== undefined;
         const moving = w !== undefined && motionDue(w.motion, w.readAt, performance.now());
-        if (!w || full || w.needsFull || degraded || moving) {
-          return await this.#walk(target, w, signal, engineName);
+        if (!w || full || w.needsFull || degraded || moving || this.#placementDue(w)) {
+          return await this.#busy(target.window, () => this.#walk(target, w, signal, engineName));
         }
         if (w.pending.size === 0) return w;
-        return await this.#patch(target, w, signal);
+        return await this.#busy(target.window, () => this.#patch(target, w, signal));
       } catch (err) {
         this.#forgetIfGone(target, err);
         throw err;
@@ -304,16 +360,21 @@ export class LiveMap {
       w.pending = new Map();
       w.structural = 0;
     }
+    const first = w ? undefined : { placed: false };
+    if (first) this.#firstReads.set(target.window, first);
     return await this.#following.reading(target.app, engine, async () => {
       const seen = this.events.count(target.app);
       const tree = await engine.readWindow(target.window, {
         maxElements: this.#cfg.max_elements,
         signal,
         callTimeoutMs: w ? this.#cfg.app_timeout_ms : this.#cfg.default_app_timeout_ms,
+      }).finally(() => {
+        if (this.#firstReads.get(target.window) === first) this.#firstReads.delete(target.window);
       });
       const read =
         this.windows.record(target.window, { ...target, engine: engine.name }, tree, seen)
           .watched;
+      if (first?.placed) read.needsFull = true;
       // The probe's baseline is what the app said right after this read, not what the next
       // probe sees: a change made silently before that probe is caught too.
       if (engine.notifies === false) {
@@ -332,7 +393,7 @@ export class LiveMap {
         );
       }
       return read;
-    });
+    }, target.window);
   }
 
   async #patch(target: Target, w: Watched, signal: AbortSignal): Promise<Watched> {
@@ -364,6 +425,7 @@ export class LiveMap {
       truncated: w.truncated,
       // A patch keeps what the last full read said of the tree.
       ...(w.treeDegraded !== undefined ? { degradedReason: w.treeDegraded } : {}),
+      ...(w.covered !== undefined ? { covered: w.covered } : {}),
     };
     const read = this.windows.record(target.window, { ...target, engine: engine.name }, tree, seen)
       .watched;
@@ -477,6 +539,10 @@ export class LiveMap {
     for (const id of this.#lastPatch.keys()) {
       if (!this.windows.peek(id)) this.#lastPatch.delete(id);
     }
+    this.#placements.sweep(
+      (id) => this.windows.peek(id)?.readAt,
+      (id) => this.#firstReads.has(id),
+    );
     this.#following.sync();
   }
 

@@ -9,6 +9,7 @@ import { buildSnapshot, WindowMap } from "../map/mod.ts";
 import type { PatchScope, RawNode, WindowTree } from "../model/engine.ts";
 import type { Motion } from "./motion.ts";
 import { DriverError } from "../protocol/errors.ts";
+import type { Covering } from "../protocol/results.ts";
 
 /** One watched window. */
 export interface Watched {
@@ -60,6 +61,8 @@ export interface Watched {
   needsFull: boolean;
   /** The engine said its last full read of this window is unusable, and why. */
   treeDegraded: string | undefined;
+  /** Windows on top of part of it at the last full read (vision leaves their parts out). */
+  covered: Covering[] | undefined;
   /** Elements were seen moving after an action: the map is read again until they stop. */
   motion: Motion | undefined;
 }
@@ -142,6 +145,7 @@ export class WindowStore {
       w.tree = tree.root;
       w.handles = handlesOf(tree.root);
       w.treeDegraded = tree.degradedReason;
+      w.covered = tree.covered;
     } else {
       w = {
         window,
@@ -165,6 +169,7 @@ export class WindowStore {
         structural: 0,
         needsFull: false,
         treeDegraded: tree.degradedReason,
+        covered: tree.covered,
         motion: undefined,
       };
       this.#windows.set(window, w);

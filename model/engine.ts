@@ -9,6 +9,8 @@
  * @module
  */
 import type { ActionName, Bounds, TableRange } from "../protocol/element.ts";
+import { DriverError } from "../protocol/errors.ts";
+import type { Covering } from "../protocol/results.ts";
 
 /** One accessible node as an engine read it, before the map gives it an id. */
 export interface RawNode {
@@ -103,6 +105,22 @@ export interface AppInfo {
   name: string;
   /** Top-level windows. */
   windows: WindowInfo[];
+  /**
+   * Set only on an app listed although it did not answer the listing (hung, or its
+   * accessibility bridge blocked by a modal dialog): it is listed from its last listing
+   * and its X windows rather than left out.
+   */
+  live?: AppLiveState;
+}
+
+/** Why an app is listed from memory: `reason`, and how old that memory is. */
+export interface AppLiveState {
+  /** Always `degraded`: what is listed was not answered now. */
+  state: "degraded";
+  /** Why (`app_not_responding`). */
+  reason: string;
+  /** Age of the last listing the app answered, in ms; absent when it never answered. */
+  age_ms?: number;
 }
 
 /** Limits and cancellation for one read. */
@@ -127,6 +145,8 @@ export interface WindowTree {
   truncated: boolean;
   /** The engine's own word that this tree is unusable (Cua's `degraded_reason`). */
   degradedReason?: string;
+  /** Windows on top of part of this one, whose parts a read from pixels left out. */
+  covered?: Covering[];
 }
 
 /** Pixels of one capture, RGBA, row-major, no padding. */
@@ -185,7 +205,9 @@ export interface EngineEvent {
   /**
    * What changed, coarse enough to compare across engines; `gone`: the app quit;
    * `muted`: the engine stopped hearing some of the app's changes (why in `detail`), so
-   * its windows cannot stay live; `unmuted`: it hears them again after missing some.
+   * its windows cannot stay live; `unmuted`: it hears them again after missing some;
+   * `placed`: the window system moved, resized or reparented `window` (a window manager
+   * framing it), which apps often do not announce, so every bound in it may have moved.
    */
   kind:
     | "structure"
@@ -197,7 +219,8 @@ export interface EngineEvent {
     | "focus"
     | "gone"
     | "muted"
-    | "unmuted";
+    | "unmuted"
+    | "placed";
   /** The node named by the notification, when there is one. */
   handle?: string;
   /** The toolkit's detail (AT-SPI: the state name of a state change, e.g. `showing`). */
@@ -217,6 +240,27 @@ export type InputGate = <T>(input: () => Promise<T>, aims?: boolean) => Promise<
 export function aimsAtPoint(input: PixelInput): boolean {
   return input.kind === "click" || input.kind === "drag" || input.kind === "scroll" ||
     (input.kind === "move" && input.keyboard !== true);
+}
+
+/** Is `input` keyboard input (keys land wherever the keyboard focus is)? */
+export function isKeys(input: PixelInput): boolean {
+  return input.kind === "type" || input.kind === "key" || input.kind === "hold";
+}
+
+/**
+ * Refuses keys aimed at `window` on an engine that cannot yet prove where keys land
+ * (`action_not_supported`): sending them to whatever holds the focus could type into
+ * another app. Other input, and keys aimed at no window, pass.
+ */
+export function refuseAimedKeys(engine: string, input: PixelInput, window?: string): void {
+  if (window === undefined || !isKeys(input)) return;
+  throw new DriverError(
+    "action_not_supported",
+    `Cannot send keys to window "${window}" on the ${engine} engine: it cannot yet make a ` +
+      "window the keyboard focus and prove it; send them without a window to type into " +
+      "whatever has the focus",
+    { actions: [], engine },
+  );
 }
 
 /** Runs `input` with no gate. */
@@ -264,8 +308,13 @@ export interface Engine {
     signal: AbortSignal,
     gate?: InputGate,
   ): Promise<ActOutcome>;
-  /** Screen-wide pointer and keyboard input. */
-  input(input: PixelInput, signal: AbortSignal): Promise<void>;
+  /**
+   * Screen-wide pointer and keyboard input. Keys with `window` go to that window only: the
+   * engine makes it the keyboard focus and proves it before the first key and between
+   * chunks of a long text, else refuses with `focus_denied`; an engine that cannot prove
+   * where keys land refuses keys aimed at a window (`action_not_supported`).
+   */
+  input(input: PixelInput, signal: AbortSignal, window?: string): Promise<void>;
   /**
    * Pixels of a window, or of the whole screen without one: a new capture the caller owns
    * (the driver hands its pixels to its image worker, so an engine keeps no reference).
@@ -279,6 +328,19 @@ export interface Engine {
    * Resolves once the engine hears all of `apps`; rejects if it cannot hear one.
    */
   follow?(apps: readonly string[]): Promise<void>;
+  /**
+   * The windows the live map watches (before a first read too): an engine that hears the
+   * window system place them (X moves, resizes, reparenting into a window manager's
+   * frame) announces each change as a `placed` event, since apps often announce none.
+   * Engines without it rely on the apps' notifications alone.
+   */
+  watchPlacement?(windows: readonly string[]): void;
+  /**
+   * Delivers at once, synchronously, what the engine has heard but not passed on yet
+   * (X events read on a timer), so that a map about to be answered from memory is not
+   * older than what the window system already said. Makes no accessibility call.
+   */
+  flushEvents?(): void;
   /**
    * The app's current child count of each node (`null`: the node is gone), one cheap
    * call each: the live map's child-list check of the containers around what a patch

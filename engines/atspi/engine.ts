@@ -27,10 +27,16 @@ import {
   ungated,
   type WindowTree,
 } from "../../model/engine.ts";
-import { captureScreen, sendInput, topLevelWindows, X11Display } from "../../platform/x11/mod.ts";
+import {
+  captureScreen,
+  processName,
+  sendInput,
+  topLevelWindows,
+  X11Display,
+} from "../../platform/x11/mod.ts";
 import { log } from "../../util/log.ts";
 import { performAction } from "./act.ts";
-import { dropDeparted, listApps, type WindowEntry } from "./apps.ts";
+import { dropDeparted, listApps, type ListingMemory, type WindowEntry } from "./apps.ts";
 import { addParents, hasOwnedWindows } from "./parents.ts";
 import { connectA11yBus } from "./bus.ts";
 import { AtspiClient, type CallLimits, handleOf, NULL_PATH, type Ref } from "./client.ts";
@@ -46,6 +52,10 @@ import { searchTree } from "./search.ts";
 import { liveRef } from "./sheet.ts";
 import { windowBoundsOr } from "./x_bounds.ts";
 import { ATSPI_OPS } from "./ops.ts";
+import { PlacementWatch } from "../../platform/x11/placement.ts";
+import { clientWindowAt, type FocusTarget } from "../../platform/x11/mod.ts";
+import { clientWindowOf } from "../../platform/x11/client_window.ts";
+import { WindowPlacement } from "./placement.ts";
 
 /** Engine settings. */
 export interface AtspiOptions {
@@ -84,6 +94,10 @@ export class AtspiEngine implements Engine {
   #x11: X11Display | undefined;
   #connecting: Promise<AtspiClient> | undefined;
   #events: AtspiEvents | undefined;
+  /** X moves of watched windows, heard while subscribed (placement.ts). */
+  #placement: WindowPlacement | undefined;
+  /** Each window's title as last listed or read: how its X window is found. */
+  readonly #titles = new Map<string, string>();
   #closed = false;
   #walks = 0;
   readonly #shown = new Map<string, number>();
@@ -91,6 +105,8 @@ export class AtspiEngine implements Engine {
   readonly #known = new Known();
   /** Gecko apps asked to fill their caches when listed (first_read.ts). */
   readonly #warmups = new Warmups();
+  /** Each app's last answered listing: an app that stops answering stays listed (apps.ts). */
+  readonly #listings: ListingMemory = { apps: new Map(), hung: new Set(), nameOf: processName };
 
   /** Nothing connects until the first call. */
   constructor(options: AtspiOptions = {}) {
@@ -139,17 +155,20 @@ export class AtspiEngine implements Engine {
       client,
       { timeoutMs: Math.min(this.#timeoutMs, 1_000), signal },
       this.#windows,
+      this.#listings,
     );
     // An app that left the bus never comes back under its name: what was kept for it goes.
     dropDeparted(this.#windows, present, this.#departed);
     this.#known.keep(present);
     this.#warmups.keep(present);
+    client.keep(present);
     for (const id of this.#shown.keys()) if (!this.#windows.has(id)) this.#shown.delete(id);
     for (const app of apps) {
       client.prepare(app.app);
       const windows = app.windows.flatMap((w) => this.#windows.get(w.window)?.ref ?? []);
       void this.#warmUp(client, app.app, windows);
       for (const w of app.windows) {
+        this.#titles.set(w.window, w.title);
         w.bounds = windowBoundsOr(w.bounds, () => this.#display(), app.pid, w.title);
       }
     }
@@ -221,12 +240,12 @@ export class AtspiEngine implements Engine {
     const client = await this.#connect();
     const { ref, pid } = await this.window(window, budget.signal);
     const limits = { timeoutMs: budget.callTimeoutMs ?? this.#timeoutMs, signal: budget.signal };
-    const skeleton = await readSkeleton(
-      client,
+    const skeleton = await this.#ofWindow(
+      window,
       ref,
+      client,
       limits,
-      budget.maxElements * 4,
-      this.#known,
+      () => readSkeleton(client, ref, limits, budget.maxElements * 4, this.#known),
     );
     const shown = visibilityState(skeleton, ref.path);
     this.#shown.set(window, shown);
@@ -244,6 +263,7 @@ export class AtspiEngine implements Engine {
       throw new DriverError("window_not_found", `Window "${window}" is gone`, { version: 0 });
     }
     const { root } = tree;
+    this.#titles.set(window, root.name);
     const bounds = windowBoundsOr(root.bounds, () => this.#display(), pid, root.name);
     return { ...tree, root: { ...root, bounds }, ms: performance.now() - started };
   }
@@ -342,7 +362,44 @@ export class AtspiEngine implements Engine {
   async childCount(window: string, signal: AbortSignal): Promise<number> {
     const client = await this.#connect();
     const { ref } = await this.window(window, signal);
-    return Number(await client.prop(ref, "Accessible", "ChildCount", this.#limits(signal)));
+    const limits = this.#limits(signal);
+    return Number(
+      await this.#ofWindow(
+        window,
+        ref,
+        client,
+        limits,
+        () => client.prop(ref, "Accessible", "ChildCount", limits),
+      ),
+    );
+  }
+
+  /**
+   * Runs `call` on window `window`'s own object: when it fails as "element gone" and the
+   * window object itself is gone (a dialog a button just closed), the window is what is
+   * gone, and the caller is told so (`window_not_found`), not handed its object path.
+   */
+  async #ofWindow<T>(
+    window: string,
+    ref: Ref,
+    client: AtspiClient,
+    limits: CallLimits,
+    call: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (!(err instanceof DriverError && err.code === "element_not_found")) throw err;
+      const gone = await client.states(ref, limits).then(
+        (states) => states.has(STATE.DEFUNCT),
+        (e) => e instanceof DriverError && e.code === "element_not_found",
+      );
+      if (!gone) throw err;
+      this.#windows.delete(window);
+      throw new DriverError("window_not_found", `Window "${window}" is gone`, { version: 0 }, {
+        cause: err,
+      });
+    }
   }
 
   async focusedHandle(window: string, signal: AbortSignal): Promise<string | null> {
@@ -352,7 +409,14 @@ export class AtspiEngine implements Engine {
     // expose it, and finding it means walking). The probe's second call answers the
     // window's state set instead: it changes when focus enters or leaves the window,
     // which is the change a notification should have announced.
-    const [state] = await client.call(ref, "Accessible", "GetState", this.#limits(signal));
+    const limits = this.#limits(signal);
+    const [state] = await this.#ofWindow(
+      window,
+      ref,
+      client,
+      limits,
+      () => client.call(ref, "Accessible", "GetState", limits),
+    );
     return `${handleOf(ref)}#${(state as number[]).join(",")}`;
   }
 
@@ -379,8 +443,9 @@ export class AtspiEngine implements Engine {
       // element's app is on top.
       (input) =>
         gate(async () => {
-          uncover(this.#display(), input, entry.pid);
-          await this.input(input, signal);
+          await uncover(this.#display(), input, { pid: entry.pid });
+          // Keys for the element go to its window, never to whatever holds the focus.
+          await this.input(input, signal, window);
         }, aimsAtPoint(input)),
       ref,
       visible,
@@ -392,8 +457,38 @@ export class AtspiEngine implements Engine {
     );
   }
 
-  async input(input: PixelInput, signal: AbortSignal): Promise<void> {
-    await sendInput(this.#display(), input, signal);
+  async input(input: PixelInput, signal: AbortSignal, window?: string): Promise<void> {
+    const keys = input.kind === "type" || input.kind === "key" || input.kind === "hold";
+    const target = keys && window !== undefined
+      ? await this.#keysTarget(window, signal)
+      : undefined;
+    await sendInput(this.#display(), input, signal, target);
+  }
+
+  /**
+   * The X client window keys for `window` must reach: the app's window of that title, else
+   * its window the accessibility extents match; `focus_denied` when X shows none.
+   */
+  async #keysTarget(window: string, signal: AbortSignal): Promise<FocusTarget> {
+    const client = await this.#connect();
+    const entry = await this.window(window, signal);
+    const limits = this.#limits(signal);
+    const [title, box] = await Promise.all([
+      client.prop(entry.ref, "Accessible", "Name", limits).then((n) => String(n ?? "")),
+      client.extents(entry.ref, limits),
+    ]);
+    const display = this.#display();
+    const [x, y, w, h] = box;
+    const xid = clientWindowOf(display, entry.pid, title) ??
+      clientWindowAt(display, entry.pid, { x, y, w, h });
+    if (xid === undefined) {
+      throw new DriverError(
+        "focus_denied",
+        `Cannot send keys to "${title}" (pid ${entry.pid}): X shows no window of it to focus`,
+        { holder: null },
+      );
+    }
+    return { xid, pid: entry.pid, title };
   }
 
   async capture(window: string | undefined, signal: AbortSignal): Promise<Capture> {
@@ -409,10 +504,33 @@ export class AtspiEngine implements Engine {
     const events = new AtspiEvents(this.#bus!, listener, { muteMs: this.#muteMs });
     await events.start();
     this.#events = events;
+    const placement = new WindowPlacement(
+      listener,
+      () => PlacementWatch.open(this.#display().name),
+      (id) => {
+        const entry = this.#windows.get(id);
+        const title = this.#titles.get(id);
+        return entry && { app: entry.ref.bus, pid: entry.pid, title: title ?? "" };
+      },
+    );
+    this.#placement = placement;
     return async () => {
       if (this.#events === events) this.#events = undefined;
+      if (this.#placement === placement) this.#placement = undefined;
+      placement.close();
       await events.close();
     };
+  }
+
+  watchPlacement(windows: readonly string[]): void {
+    for (const id of this.#titles.keys()) {
+      if (!this.#windows.has(id) && !windows.includes(id)) this.#titles.delete(id);
+    }
+    this.#placement?.watch(windows);
+  }
+
+  flushEvents(): void {
+    this.#placement?.flush();
   }
 
   async follow(apps: readonly string[]): Promise<void> {
@@ -432,6 +550,7 @@ export class AtspiEngine implements Engine {
     if (this.#closed) return;
     this.#closed = true;
     await this.#connecting?.catch(() => {});
+    this.#placement?.close();
     await this.#client?.close();
     this.#bus?.close();
     this.#x11?.close();

@@ -15,5 +15,26 @@ export { sendInput } from "./input.ts";
 export { captureScreen, captureWindow } from "./capture.ts";
 export { windowBounds, windowsForPid } from "./windows.ts";
 export { activeWindow, type TopLevelWindow, topLevelWindows } from "./top_level.ts";
+export { type ClientProcess, clientProcesses, type PidSource } from "./clients.ts";
+export { processName } from "./processes.ts";
 export { parseKeys } from "./keys.ts";
-export { type PlacedWindow, raiseWindow, windowsAt } from "./stacking.ts";
+export {
+  type Cover,
+  coversOf,
+  overlap,
+  type PlacedWindow,
+  type RaiseOptions,
+  raiseWindow,
+  stackingOrder,
+  windowManager,
+  windowsAt,
+} from "./stacking.ts";
+export { coverFacts, type InputOwner, uncover } from "./uncover.ts";
+export {
+  clientWindowAt,
+  type FocusHolder,
+  focusHolder,
+  type FocusTarget,
+  focusTarget,
+  takeFocus,
+} from "./focus.ts";

@@ -323,3 +323,49 @@ print(json.dumps(shown))
 export async function oraclePopup(pid: number, name: string, nth = 0): Promise<string[] | null> {
   return await pyatspiJson<string[] | null>(POPUP_SCRIPT, [pid, name, nth], 30_000);
 }
+
+/** One showing node of a window with its screen box, as pyatspi reads it. */
+export interface BoxedNode {
+  /** pyatspi's role name. */
+  roleName: string;
+  /** Accessible name. */
+  name: string;
+  /** Screen extents `[x, y, w, h]` (desktop coordinates). */
+  extents: [number, number, number, number];
+}
+
+const BOXES_SCRIPT = `
+import json, sys
+import pyatspi
+pid, title, limit = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+out = []
+def walk(node, top):
+    if node is None or len(out) >= limit:
+        return
+    st = node.getState()
+    if not top and not st.contains(pyatspi.STATE_SHOWING):
+        return
+    e = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+    out.append({"roleName": node.getRoleName(), "name": node.name or "",
+                "extents": [e.x, e.y, e.width, e.height]})
+    if st.contains(pyatspi.STATE_MANAGES_DESCENDANTS) or node.childCount > 5000:
+        return
+    for i in range(node.childCount):
+        walk(node.getChildAtIndex(i), False)
+for app in pyatspi.Registry.getDesktop(0):
+    if app is not None and app.get_process_id() == pid:
+        for window in app:
+            if window is not None and title in (window.name or ""):
+                walk(window, True)
+                break
+print(json.dumps(out))
+`;
+
+/**
+ * The showing nodes of process `pid`'s window whose title contains `title` (the window
+ * first), each with its screen box, depth first, at most `limit`: where the app itself
+ * says its elements are.
+ */
+export async function oracleBoxes(pid: number, title: string, limit = 2_000): Promise<BoxedNode[]> {
+  return await pyatspiJson<BoxedNode[]>(BOXES_SCRIPT, [pid, title, limit], 60_000);
+}
