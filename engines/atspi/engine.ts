@@ -480,7 +480,7 @@ export class AtspiEngine implements Engine {
     const display = this.#display();
     const [x, y, w, h] = box;
     const xid = clientWindowOf(display, entry.pid, title) ??
-      clientWindowAt(display, entry.pid, { x, y, w, h });
+      clientWindowAt(display, entry.pid, { x, y, w, h }, title);
     if (xid === undefined) {
       throw new DriverError(
         "focus_denied",

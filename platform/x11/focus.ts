@@ -114,10 +114,18 @@ export function requestFocus(display: X11Display, xid: number): void {
  * extents of the window) the most: for a window whose title X and the toolkit give
  * differently. Undefined when none overlaps.
  */
-export function clientWindowAt(display: X11Display, pid: number, b: Bounds): number | undefined {
+export function clientWindowAt(
+  display: X11Display,
+  pid: number,
+  b: Bounds,
+  title = "",
+): number | undefined {
+  const mine = topLevelWindows(display).filter((w) => w.pid === pid);
+  // Qt titles its X window "Dialog — App" where the tree says "Dialog": such a one first.
+  const named = title === "" ? [] : mine.filter((w) => w.title.startsWith(`${title} `));
+  if (named.length === 1) return named[0]!.xid;
   let best: { xid: number; area: number } | undefined;
-  for (const w of topLevelWindows(display)) {
-    if (w.pid !== pid) continue;
+  for (const w of mine) {
     let at: Bounds;
     try {
       at = windowBounds(display, w.xid);
