@@ -42,16 +42,25 @@ interface MatrixApp {
 const WRITER_LINES = ["First paragraph of the letter.", "Second paragraph, with the total."];
 const SLIDES = [["Quarterly review", "Sales revenue up 12 %"], ["Next steps"]];
 
-/** The screen rectangle of process `pid`'s window titled `title`, as xdotool reads it. */
+/**
+ * The screen rectangle of process `pid`'s window titled `title`, as xwininfo reads it
+ * (xdotool finds the window). Not `xdotool getwindowgeometry`: under a reparenting window
+ * manager it adds the frame's offset once more (192,177 where xwininfo and the window's
+ * own XTranslateCoordinates say 191,157).
+ */
 async function xGeometry(pid: number, title: string) {
-  const run = async (args: string[]) =>
-    new TextDecoder().decode((await new Deno.Command("xdotool", { args }).output()).stdout);
-  const [xid] = (await run(["search", "--all", "--pid", String(pid), "--name", title])).split(
-    "\n",
-  );
-  const geo = await run(["getwindowgeometry", "--shell", xid!]);
-  const v = (k: string) => Number(new RegExp(`^${k}=(-?\\d+)`, "m").exec(geo)?.[1]);
-  return { x: v("X"), y: v("Y"), w: v("WIDTH"), h: v("HEIGHT") };
+  const run = async (cmd: string, args: string[]) =>
+    new TextDecoder().decode((await new Deno.Command(cmd, { args }).output()).stdout);
+  const [xid] = (await run("xdotool", ["search", "--all", "--pid", String(pid), "--name", title]))
+    .split("\n");
+  const info = await run("xwininfo", ["-id", xid!]);
+  const v = (k: string) => Number(new RegExp(`${k}:\\s+(-?\\d+)`).exec(info)?.[1]);
+  return {
+    x: v("Absolute upper-left X"),
+    y: v("Absolute upper-left Y"),
+    w: v("Width"),
+    h: v("Height"),
+  };
 }
 
 /**

@@ -54,7 +54,9 @@ export function focusHolder(display: X11Display): FocusHolder {
   const focus = new BigUint64Array(1);
   h.x11.XGetInputFocus(h.dpy, focus, new Int32Array(1));
   let win = focus[0]!;
-  if (win === POINTER_ROOT) win = underPointer(h);
+  // PointerRoot, or the root itself (where RevertToParent leaves the focus once a focused
+  // top level is gone): X sends keys to the window under the pointer.
+  if (win === POINTER_ROOT || win === h.root) win = underPointer(h);
   const client = win > POINTER_ROOT ? clientOf(h, win) : undefined;
   return client ?? { xid: 0, pid: 0, title: "" };
 }
