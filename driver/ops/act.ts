@@ -15,6 +15,7 @@ import { boundsOf } from "../../live/motion.ts";
 import { MovedWhileAiming, sameBounds, untilStill } from "./still.ts";
 import { pixelInputOf, type PixelStep } from "./input.ts";
 import { mapEngineOf } from "../engine_choice.ts";
+import { newXWindows } from "../x_apps.ts";
 import type { ActOutcome, Engine, InputGate, RawNode, WindowInfo } from "../../model/engine.ts";
 
 type Settled = HandlerResultOf<"act">["settled"];
@@ -219,6 +220,7 @@ export async function act(
 ): Promise<HandlerResultOf<"act">> {
   const w = await syncAndCheck(core, p.window, p.version, ctx.signal);
   const windows = core.live.events.windowCount(w.app);
+  const xBefore = await xWindowsOf(core, w.pid, ctx);
   const out = await runStep(core, w, p.version, p, ctx);
   const element = p.action === "scroll_into_view" && out.acted !== undefined && !out.closed
     ? await elementNow(core, out, out.acted, ctx)
@@ -233,6 +235,28 @@ export async function act(
   const opened = !out.closed && core.live.events.windowCount(w.app) > windows
     ? await openedBy(core, out.watched, ctx)
     : [];
+  if (xBefore && !out.closed) {
+    // What X shows that no notification announced: a vision app's every window, a tree
+    // app's dialogs only (its other X windows are its tree's own).
+    const vision = out.watched.map.engine === "vision";
+    const now = (await xWindowsOf(core, w.pid, ctx) ?? []).filter((x) =>
+      vision || x.role === "dialog"
+    );
+    const before = new Set(xBefore.map((x) => x.window));
+    let fresh = newXWindows(before, now, w.window, opened);
+    // A tree app's dialog reaches X before its toolkit lists it on the bus (GTK 4 registers
+    // a window some ms after mapping it: gtk4-demo's dialog was answered under its X id,
+    // read by OCR, its fields no text fields). The tree is listed again until it has the
+    // dialog, for at most TREE_LAG_MS; only a dialog on no bus (Chromium's file chooser)
+    // waits that long, and is then answered under its X id.
+    const deadline = performance.now() + Math.min(TREE_LAG_MS, timeLeft(ctx));
+    while (!vision && fresh.length > 0 && performance.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      opened.push(...await openedBy(core, out.watched, ctx));
+      fresh = newXWindows(before, now, w.window, opened);
+    }
+    opened.push(...fresh);
+  }
   return {
     ok: out.found === undefined,
     version: map.version,
@@ -298,6 +322,29 @@ async function openedBy(core: DriverCore, w: Watched, ctx: CallContext): Promise
   } catch (err) {
     if (!signal.aborted) throw err;
     return [];
+  }
+}
+
+/** How long a tree app's new X dialog is waited for on the bus (see `act`). */
+const TREE_LAG_MS = 500;
+
+/**
+ * The X top-level windows of process `pid` as vision lists them (a few X round trips, no
+ * OCR), to tell what an action brought up where no notification says (x_apps.ts
+ * `newXWindows`); undefined without vision, a pid, or time.
+ */
+async function xWindowsOf(
+  core: DriverCore,
+  pid: number,
+  ctx: CallContext,
+): Promise<WindowInfo[] | undefined> {
+  const vision = core.available("vision");
+  if (!vision || pid <= 0 || timeLeft(ctx) <= 0) return undefined;
+  try {
+    const apps = await vision.listApps(ctx.signal);
+    return apps.filter((a) => a.pid === pid).flatMap((a) => a.windows);
+  } catch {
+    return undefined; // no X: the tree's notifications alone say what opened
   }
 }
 

@@ -65,7 +65,17 @@ export function listWindows(display: X11Display): Listing {
     const name = owner?.name ?? w.instance;
     const key = owner ? `x11:${name}:${owner.pid}` : `x11:${name}`;
     const app = apps.get(key) ?? { app: key, pid: owner?.pid ?? 0, name, windows: [] };
-    const info: WindowInfo = { window: id, title: w.title, bounds, focused: w.xid === active };
+    const info: WindowInfo = {
+      window: id,
+      title: w.title,
+      bounds,
+      focused: w.xid === active,
+      // What X says of a dialog (WM_TRANSIENT_FOR, _NET_WM_STATE_MODAL) is all that tells
+      // a dialog no tree announces (a Tk Toplevel, the GTK file chooser Chromium shows)
+      // from a window: `act` names it in `opened`, `list_apps` under its app.
+      ...(w.transientFor ? { role: "dialog" as const } : {}),
+      ...(w.modal ? { modal: true } : {}),
+    };
     app.windows.push(info);
     apps.set(key, app);
   }
