@@ -41,7 +41,13 @@ import { addParents, hasOwnedWindows } from "./parents.ts";
 import { connectA11yBus } from "./bus.ts";
 import { AtspiClient, type CallLimits, handleOf, NULL_PATH, type Ref } from "./client.ts";
 import { AtspiEvents, MUTE_MS } from "./events.ts";
-import { askToolkit, readSkeleton, skeletonByWalk, visibilityState } from "./skeleton.ts";
+import {
+  askToolkit,
+  readSkeleton,
+  skeletonByWalk,
+  visibilityState,
+  windowWithdrawn,
+} from "./skeleton.ts";
 import { STATE } from "./states.ts";
 import { mapLimit } from "../../util/pool.ts";
 import { buildTree } from "./tree.ts";
@@ -247,6 +253,11 @@ export class AtspiEngine implements Engine {
       limits,
       () => readSkeleton(client, ref, limits, budget.maxElements * 4, this.#known),
     );
+    const top = skeleton.get(ref.path);
+    if (top && windowWithdrawn(top.states)) {
+      this.#windows.delete(window);
+      throw new DriverError("window_not_found", `Window "${window}" is gone`, { version: 0 });
+    }
     const shown = visibilityState(skeleton, ref.path);
     this.#shown.set(window, shown);
     const tree = await buildTree(

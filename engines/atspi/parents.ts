@@ -1,7 +1,8 @@
 /**
- * Which window a dialog, menu or popup belongs to. AT-SPI names no owner for a top-level
- * window, but X does (`WM_TRANSIENT_FOR`): each AT-SPI window is matched to its X window by
- * the app's pid and the title, and the owner's X window back to the AT-SPI window id.
+ * Which window a dialog, menu or popup belongs to, and whether it is modal. AT-SPI names no
+ * owner for a top-level window, but X does (`WM_TRANSIENT_FOR`): each AT-SPI window is
+ * matched to its X window by the app's pid and the title, and the owner's X window back to
+ * the AT-SPI window id.
  *
  * @module
  */
@@ -13,7 +14,12 @@ export function hasOwnedWindows(apps: readonly AppInfo[]): boolean {
   return apps.some((a) => a.windows.some((w) => w.role !== undefined && w.role !== "window"));
 }
 
-/** Sets `parent` on the windows of `apps` whose X window names an owner among its app's. */
+/**
+ * Sets `parent` on the windows of `apps` whose X window names an owner among its app's,
+ * and `modal` on those whose X window asked to be modal (`_NET_WM_STATE_MODAL`): Qt's
+ * bridge never says MODAL, not even on the dialog a `QDialog.exec()` runs, which read
+ * `modal: false` in `opened` while it blocked its parent.
+ */
 export function addParents(apps: AppInfo[], tops: readonly TopLevelWindow[]): void {
   for (const app of apps) {
     const mine = tops.filter((t) => t.pid === app.pid);
@@ -25,6 +31,7 @@ export function addParents(apps: AppInfo[], tops: readonly TopLevelWindow[]): vo
     }
     const idOf = new Map([...xOf].map(([id, t]) => [t.xid, id]));
     for (const w of app.windows) {
+      if (xOf.get(w.window)?.modal) w.modal = true;
       const owner = xOf.get(w.window)?.transientFor;
       const parent = owner === undefined ? undefined : idOf.get(owner);
       if (parent !== undefined && parent !== w.window) w.parent = parent;

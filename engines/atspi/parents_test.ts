@@ -63,3 +63,29 @@ Deno.test("addParents() leaves a window whose title two X windows share without 
   assert.equal(apps[0]!.windows[2]!.parent, undefined, "which Doc is unknown");
   assert.equal(hasOwnedWindows([{ ...apps[0]!, windows: [win("w", "Doc")] }]), false);
 });
+
+Deno.test("addParents() marks modal the window X says is (Qt's bridge never says MODAL)", () => {
+  const apps: AppInfo[] = [{
+    app: ":1.9",
+    pid: 42,
+    name: "qt_modal.py",
+    windows: [win("wmain", "Modal app"), win("wdlg", "Rename item", "dialog")],
+  }];
+  addParents(apps, [
+    { xid: 1, title: "Modal app", instance: "qt", className: "Qt", pid: 42 },
+    {
+      xid: 2,
+      title: "Rename item",
+      instance: "qt",
+      className: "Qt",
+      pid: 42,
+      transientFor: 1,
+      modal: true,
+    },
+    // Another process's modal window of the same title is not this app's.
+    { xid: 3, title: "Modal app", instance: "other", className: "Other", pid: 7, modal: true },
+  ]);
+  assert.equal(apps[0]!.windows[1]!.modal, true);
+  assert.equal(apps[0]!.windows[1]!.parent, "wmain");
+  assert.equal(apps[0]!.windows[0]!.modal, undefined, "the main window is not modal");
+});

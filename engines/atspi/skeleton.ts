@@ -119,6 +119,28 @@ export async function skeletonFromCache(
 }
 
 /**
+ * Is a window whose object has `states` no longer on screen: neither showing, visible nor
+ * minimized? Swing keeps a disposed dialog's object answering (the Java ATK wrapper), with
+ * nothing showing: a fresh read of the JFileChooser its Cancel closed gave an empty window
+ * rather than `window_not_found`.
+ */
+export function windowWithdrawn(states: StateSet): boolean {
+  return !states.has(STATE.SHOWING) && !states.has(STATE.VISIBLE) &&
+    !states.has(STATE.ICONIFIED);
+}
+
+/** The path of an app's own root object, which every cache answer may hold. */
+const APP_ROOT = "/org/a11y/atspi/accessible/root";
+
+/**
+ * True when a cache answer holds no object of the app besides its root (Qt's empty
+ * answer), or there was no cache: the app's windows are never found there.
+ */
+export function holdsNoObjects(skeleton: Skeleton | undefined): boolean {
+  return skeleton === undefined || [...skeleton.keys()].every((path) => path === APP_ROOT);
+}
+
+/**
  * How old the warm-up's answer may be for a first read to start from it: the fill lands
  * 1 to 25 ms after it (first_read.ts), and the read follows at once.
  */
@@ -151,8 +173,16 @@ export async function readSkeleton(
   known.warm.delete(root.bus);
   const warm = kept && performance.now() - kept.at <= WARM_MAX_MS ? kept.skeleton : undefined;
   let skeleton = warm ?? await skeletonFromCache(client, root.bus, limits);
-  // Qt answers the cache call with an empty list: a cache without the window is no cache.
-  if (!skeleton?.has(root.path)) return await walk();
+  if (!skeleton?.has(root.path)) {
+    // Qt answers the cache call with an empty list: a cache without any window is no
+    // cache, and the app is walked from then on. A cache that holds the app's other
+    // objects has lost this window (a GTK 4 dialog just closed; the read says it is gone):
+    // only this read walks. Marked walk-only by that read, a GTK 4 app's main window was
+    // walked ever after, and a walk for SHOWING finds none of GTK 4's children (VISIBLE
+    // only): the map was the window and one unknown node.
+    if (holdsNoObjects(skeleton)) return await walk();
+    return await skeletonByWalk(client, root, limits, { max, known });
+  }
   remember(skeleton, known);
   const asked = new Map<string, Ref[]>();
   for (let round = 0; round < MAX_ROUNDS; round++) {

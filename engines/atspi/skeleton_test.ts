@@ -2,11 +2,14 @@ import assert from "node:assert/strict";
 import type { AtspiClient, Ref } from "./client.ts";
 import {
   cacheTooBig,
+  holdsNoObjects,
   readSkeleton,
   type Skeleton,
   skeletonFromCache,
   unexposed,
+  windowWithdrawn,
 } from "./skeleton.ts";
+import { STATE, StateSet } from "./states.ts";
 import { buildTree } from "./tree.ts";
 import { Known } from "./known.ts";
 import type { RawNode } from "../../model/engine.ts";
@@ -277,4 +280,37 @@ Deno.test("skeleton: a name to ask again is asked with the read's other question
   const tree = await buildTree(client, skeleton, "/w", 100, LIMITS, undefined, known);
   // The stand-in answers every property with 1.
   assert.deepEqual(tree!.root.children.map((n) => n.name), ["1", "n/b"]);
+});
+
+Deno.test("skeleton: a cache with no object but the app's root is no cache (Qt)", async () => {
+  assert.equal(holdsNoObjects(undefined), true, "no cache interface");
+  assert.equal(holdsNoObjects(await skeletonOf([])), true, "Qt's empty answer");
+  assert.equal(holdsNoObjects(new Map([["/org/a11y/atspi/accessible/root", {} as never]])), true);
+  assert.equal(holdsNoObjects(await skeletonOf([["/w", "/root", 0, 0, FRAME]])), false);
+});
+
+Deno.test("skeleton: a window gone from a GTK 4 cache is walked once, the app stays cached", async () => {
+  // The main window is cached; the dialog just closed is not. Its read walks (and finds it
+  // gone), but the app's next reads still come from the cache, which alone finds GTK 4's
+  // children (a walk asks for SHOWING, which GTK 4 never sets).
+  const cases: [Row[], boolean][] = [[[["/w", "/root", 0, 0, FRAME]], false], [[], true]];
+  for (const [rows, walkOnly] of cases) {
+    const { client } = fakeClient(rows);
+    const known = new Known();
+    known.toolkits.set(BUS, "GTK");
+    await readSkeleton(client, { bus: BUS, path: "/dialog" }, LIMITS, 100, known).catch(() => {});
+    assert.equal(known.walkOnly.has(BUS), walkOnly, JSON.stringify(rows));
+  }
+});
+
+Deno.test("skeleton: a window neither showing, visible nor minimized is withdrawn (Swing)", () => {
+  const of = (...states: number[]) => {
+    const bits = [0, 0];
+    for (const st of states) bits[st >> 5]! |= 1 << (st & 31);
+    return new StateSet(bits);
+  };
+  assert.equal(windowWithdrawn(of(STATE.SHOWING, STATE.VISIBLE)), false, "on screen");
+  assert.equal(windowWithdrawn(of(STATE.VISIBLE)), false, "GTK 4: VISIBLE only");
+  assert.equal(windowWithdrawn(of(STATE.ICONIFIED)), false, "minimized");
+  assert.equal(windowWithdrawn(of(STATE.ENABLED)), true, "a disposed JDialog");
 });

@@ -25,6 +25,11 @@ export interface TopLevelWindow {
   pid: number;
   /** `WM_TRANSIENT_FOR`: the window a dialog or popup belongs to, when it says. */
   transientFor?: number;
+  /**
+   * `_NET_WM_STATE` holds `_NET_WM_STATE_MODAL`: the client asked for a modal window. Qt
+   * sets it on a dialog it runs modal, while its accessibility bridge never says MODAL.
+   */
+  modal?: true;
 }
 
 const IS_VIEWABLE = 2;
@@ -45,6 +50,8 @@ export function topLevelWindows(display: X11Display): TopLevelWindow[] {
     netName: atom("_NET_WM_NAME"),
     pid: atom("_NET_WM_PID"),
     transientFor: atom("WM_TRANSIENT_FOR"),
+    state: atom("_NET_WM_STATE"),
+    modal: atom("_NET_WM_STATE_MODAL"),
   };
   const found: TopLevelWindow[] = [];
   const walk = (win: bigint, depth: number) => {
@@ -63,6 +70,8 @@ export function topLevelWindows(display: X11Display): TopLevelWindow[] {
       const pid = property(h, child, atoms.pid);
       const owner = property(h, child, atoms.transientFor);
       const transientFor = owner && longs(owner)[0];
+      const state = property(h, child, atoms.state);
+      const modal = state !== undefined && longs(state).includes(atoms.modal);
       found.push({
         xid: Number(child),
         title,
@@ -70,6 +79,7 @@ export function topLevelWindows(display: X11Display): TopLevelWindow[] {
         className,
         pid: Number((pid && longs(pid)[0]) ?? 0n),
         ...(transientFor ? { transientFor: Number(transientFor) } : {}),
+        ...(modal ? { modal: true as const } : {}),
       });
     }
   };

@@ -14,11 +14,40 @@ export interface ZooApp extends App {
   said(match: (line: string) => boolean, timeoutMs?: number): Promise<string>;
 }
 
-/** Starts zoo script `script` (system Python) with window title `title`. */
-export async function zooApp(script: string, title: string): Promise<ZooApp> {
+/** How {@link zooApp} starts a script. */
+export interface ZooOptions {
+  /**
+   * The app has no accessibility tree (Tk): it is run as a person runs a script, by its
+   * `#!` line from a copy named after it (`tk_modal.py` runs as `tk_modal`), so `ps` and
+   * `list_apps` name it by that rather than `python3`; and it is waited for on X alone.
+   */
+  xOnly?: boolean;
+}
+
+/** A copy of script `path` as a program of its own (mode 0755, no `.py`) in a new folder. */
+async function ownProgram(path: string): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "allternit-zoo-" });
+  const program = `${dir}/${path.slice(path.lastIndexOf("/") + 1).replace(/\.py$/, "")}`;
+  await Deno.copyFile(path, program);
+  await Deno.chmod(program, 0o755);
+  return program;
+}
+
+/**
+ * Starts zoo script `script` (system Python) with window title `title`, then `args` (what
+ * the script takes after the title, such as the Qt version of qt_modal.py).
+ */
+export async function zooApp(
+  script: string,
+  title: string,
+  args: readonly string[] = [],
+  options: ZooOptions = {},
+): Promise<ZooApp> {
   requireDesktop();
-  const child = new Deno.Command("/usr/bin/python3", {
-    args: [new URL(`./zoo/${script}`, import.meta.url).pathname, title],
+  const path = new URL(`./zoo/${script}`, import.meta.url).pathname;
+  const own = options.xOnly ? await ownProgram(path) : undefined;
+  const child = new Deno.Command(own ?? "/usr/bin/python3", {
+    args: own ? [title, ...args] : [path, title, ...args],
     stdin: "null",
     stdout: "piped",
     stderr: "null",
@@ -50,11 +79,13 @@ export async function zooApp(script: string, title: string): Promise<ZooApp> {
       } catch { /* gone */ }
       await child.status;
       await reading;
+      if (own) await Deno.remove(own.slice(0, own.lastIndexOf("/")), { recursive: true });
     },
   };
   try {
     await waitForWindow(title);
-    await waitForAccessible(child.pid);
+    // An app only X knows never reaches the accessibility bus: its window and word suffice.
+    if (!options.xOnly) await waitForAccessible(child.pid);
     await app.said((l) => l === "ready");
   } catch (err) {
     await app.stop();
