@@ -57,6 +57,7 @@ import { Known } from "./known.ts";
 import { searchTree } from "./search.ts";
 import { liveRef } from "./sheet.ts";
 import { windowBoundsOr } from "./x_bounds.ts";
+import { placedByX, shifted, shiftTree, WindowOrigins } from "./window_origin.ts";
 import { ATSPI_OPS } from "./ops.ts";
 import { PlacementWatch } from "../../platform/x11/placement.ts";
 import { clientWindowAt, type FocusTarget } from "../../platform/x11/mod.ts";
@@ -104,6 +105,8 @@ export class AtspiEngine implements Engine {
   #placement: WindowPlacement | undefined;
   /** Each window's title as last listed or read: how its X window is found. */
   readonly #titles = new Map<string, string>();
+  /** Where GTK 4's windows are, whose extents are window-relative (window_origin.ts). */
+  readonly #origins = new WindowOrigins();
   #closed = false;
   #walks = 0;
   readonly #shown = new Map<string, number>();
@@ -169,13 +172,17 @@ export class AtspiEngine implements Engine {
     this.#warmups.keep(present);
     client.keep(present);
     for (const id of this.#shown.keys()) if (!this.#windows.has(id)) this.#shown.delete(id);
+    this.#origins.keep((id) => this.#windows.has(id));
     for (const app of apps) {
       client.prepare(app.app);
       const windows = app.windows.flatMap((w) => this.#windows.get(w.window)?.ref ?? []);
       void this.#warmUp(client, app.app, windows);
+      const relative = this.#known.windowRelative.has(app.app);
       for (const w of app.windows) {
         this.#titles.set(w.window, w.title);
-        w.bounds = windowBoundsOr(w.bounds, () => this.#display(), app.pid, w.title);
+        w.bounds = relative
+          ? placedByX(this.#display(), app.pid, w.title, w.bounds)
+          : windowBoundsOr(w.bounds, () => this.#display(), app.pid, w.title);
       }
     }
     // Owners come from X, asked only when some window can have one.
@@ -273,16 +280,29 @@ export class AtspiEngine implements Engine {
       this.#windows.delete(window);
       throw new DriverError("window_not_found", `Window "${window}" is gone`, { version: 0 });
     }
-    const { root } = tree;
+    let { root } = tree;
     this.#titles.set(window, root.name);
+    if (this.#known.windowRelative.has(ref.bus)) {
+      const shift = this.#origins.measure(window, this.#display(), pid, root.name, root.bounds);
+      root = shiftTree(root, shift);
+    }
     const bounds = windowBoundsOr(root.bounds, () => this.#display(), pid, root.name);
     return { ...tree, root: { ...root, bounds }, ms: performance.now() - started };
   }
 
-  /** The screen rectangle of window `entry`, from X when the toolkit gives none (Java). */
-  async #boundsOf(client: AtspiClient, entry: WindowEntry, limits: CallLimits): Promise<Bounds> {
+  /**
+   * The screen rectangle of window `window` (`entry`), from X when the toolkit gives none
+   * (Java), moved to where X shows it when the toolkit's is window-relative (GTK 4).
+   */
+  async #boundsOf(
+    client: AtspiClient,
+    window: string,
+    entry: WindowEntry,
+    limits: CallLimits,
+  ): Promise<Bounds> {
     const [x, y, w, h] = await client.extents(entry.ref, limits);
     const b = { x, y, w, h };
+    if (this.#known.windowRelative.has(entry.ref.bus)) return shifted(b, this.#origins.of(window));
     if (!isEmpty(b)) return b;
     const title = String(await client.prop(entry.ref, "Accessible", "Name", limits) ?? "");
     return windowBoundsOr(b, () => this.#display(), entry.pid, title);
@@ -295,6 +315,7 @@ export class AtspiEngine implements Engine {
   ): Promise<Map<string, RawNode | null>> {
     // The window's own visibility rule, learnt on its last full read (GTK 4: VISIBLE).
     const shown = this.#shown.get(window) ?? STATE.SHOWING;
+    const shift = this.#origins.of(window);
     return await this.#eachNode(
       window,
       requests,
@@ -304,13 +325,13 @@ export class AtspiEngine implements Engine {
         if (scope === "bounds") {
           // An animation posts bounds by the hundred: one call each, not a node read.
           const [x, y, w, h] = await client.extents(ref, limits);
-          return { ...BOUNDS_ONLY, handle, bounds: { x, y, w, h } };
+          return { ...BOUNDS_ONLY, handle, bounds: shifted({ x, y, w, h }, shift) };
         }
         const max = scope === "subtree" ? budget.maxElements : 1;
         const known = this.#known;
         const skeleton = await skeletonByWalk(client, ref, limits, { max, shown, known });
         const tree = await buildTree(client, skeleton, ref.path, max, limits, shown, known);
-        return tree?.root ?? null;
+        return tree ? shiftTree(tree.root, shift) : null;
       },
     );
   }
@@ -320,7 +341,9 @@ export class AtspiEngine implements Engine {
     const { ref } = await this.window(window, budget.signal);
     const limits = this.#limits(AbortSignal.any([budget.signal, budget.stop]));
     const shown = this.#shown.get(window) ?? STATE.SHOWING;
-    return await searchTree(client, ref, limits, filter, budget, this.#known, shown);
+    const found = await searchTree(client, ref, limits, filter, budget, this.#known, shown);
+    const shift = this.#origins.of(window);
+    return { ...found, nodes: found.nodes.map((n) => shiftTree(n, shift)) };
   }
 
   async childCounts(
@@ -446,8 +469,14 @@ export class AtspiEngine implements Engine {
     if (ref.path === NULL_PATH) throw new DriverError("element_not_found", "Element is gone");
     // Pointer input goes to the element's visible part: the window cuts off what is
     // scrolled out of it.
-    const frame = await this.#boundsOf(client, entry, limits);
+    const frame = await this.#boundsOf(client, window, entry, limits);
     const visible = { ...node, bounds: visiblePart(node.bounds, frame) };
+    // Scrolling and words compare the window with the toolkit's own extents: its frame as
+    // the toolkit gives it (GTK 4's window-relative; window_origin.ts).
+    const shift = this.#known.windowRelative.has(entry.ref.bus)
+      ? this.#origins.of(window)
+      : { dx: 0, dy: 0 };
+    const ownFrame = { ...frame, x: frame.x - shift.dx, y: frame.y - shift.dy };
     return await performAction(
       client,
       // Pointer input lands by screen position: under the gate, and only where the
@@ -460,7 +489,7 @@ export class AtspiEngine implements Engine {
         }, aimsAtPoint(input)),
       ref,
       visible,
-      frame,
+      ownFrame,
       action,
       value,
       limits,
@@ -507,7 +536,10 @@ export class AtspiEngine implements Engine {
     if (window === undefined) return captureScreen(display);
     const client = await this.#connect();
     const entry = await this.window(window, signal);
-    return captureScreen(display, await this.#boundsOf(client, entry, this.#limits(signal)));
+    return captureScreen(
+      display,
+      await this.#boundsOf(client, window, entry, this.#limits(signal)),
+    );
   }
 
   async subscribe(listener: (event: EngineEvent) => void): Promise<() => Promise<void>> {

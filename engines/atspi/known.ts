@@ -69,6 +69,8 @@ export class Known {
    * click is handled in the app's own event loop, as a person's is.
    */
   readonly clicksFirst = new Set<string>();
+  /** Apps whose extents are relative to their window, not the screen (GTK 4). */
+  readonly windowRelative = new Set<string>();
   /**
    * Apps whose answers are known whole: Gecko answers a page's objects in part until its
    * caches filled (first_read.ts); other toolkits always whole.
@@ -120,6 +122,7 @@ export class Known {
       this.focusUnseen,
       this.popupUnseen,
       this.clicksFirst,
+      this.windowRelative,
       this.filled,
       this.warm,
     ];

@@ -252,7 +252,10 @@ export async function askToolkit(
     known.walkOnly.add(bus);
     known.clicksFirst.add(bus);
   }
-  if (String(name) === "GTK" && String(version).startsWith("4.")) known.noFocusRequest.add(bus);
+  if (String(name) === "GTK" && String(version).startsWith("4.")) {
+    known.noFocusRequest.add(bus);
+    known.windowRelative.add(bus);
+  }
   if (BROWSERS.includes(String(name).toLowerCase())) known.focusUnseen.add(bus);
   if (String(name) === "Gecko") known.popupUnseen.add(bus);
 }

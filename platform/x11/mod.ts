@@ -14,6 +14,7 @@ export { X11Display } from "./display.ts";
 export { sendInput } from "./input.ts";
 export { captureScreen, captureWindow } from "./capture.ts";
 export { windowBounds, windowsForPid } from "./windows.ts";
+export { clientWindowOf } from "./client_window.ts";
 export { activeWindow, type TopLevelWindow, topLevelWindows } from "./top_level.ts";
 export { type ClientProcess, clientProcesses, type PidSource } from "./clients.ts";
 export { processName } from "./processes.ts";
