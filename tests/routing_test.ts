@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { byLabel, centre, session } from "./support/client.ts";
 import { calculator, chromium, mousepad, requireDesktop } from "./support/apps.ts";
 import { oracleNodes } from "./support/oracle.ts";
+import { replanned } from "./support/desktop_steps.ts";
 import { DriverClient } from "../rpc/client.ts";
 import { startDriver } from "./support/driver_process.ts";
 import { X11Display } from "../platform/x11/mod.ts";
@@ -188,6 +189,9 @@ Deno.test("positional input of two callers on two windows never interleaves", as
       version: note.version,
       steps: Array.from({ length: 8 }, () => drag),
     });
+    // Awaited below; a failure before then must not leave its rejection unheard (it
+    // surfaced as the runner's "uncaught error" and hid the failure itself).
+    dragging.catch(() => {});
     using x = X11Display.open();
     for (let i = 0; i < 8; i++) {
       // Press while caller one's drag holds the button down, where the two would collide.
@@ -195,12 +199,16 @@ Deno.test("positional input of two callers on two windows never interleaves", as
       while ((x.pointerPosition().mask & BUTTON1) === 0 && Date.now() < deadline) {
         await new Promise((res) => setTimeout(res, 2));
       }
-      const now = await other.call("read_ui", { window: count.window });
-      const at = centre(byLabel(now.elements!, "AXButton", "Count"));
-      const pressed = await other.call("run_batch", {
-        window: count.window,
-        version: now.version,
-        steps: [{ op: "pixel_click", x: Math.round(at.x), y: Math.round(at.y) }],
+      // The page retitles itself after each press ("Count N"), and the window's focus
+      // follows the pointer between the two apps: a plan those made stale is made again.
+      const pressed = await replanned(async () => {
+        const now = await other.call("read_ui", { window: count.window });
+        const at = centre(byLabel(now.elements!, "AXButton", "Count"));
+        return await other.call("run_batch", {
+          window: count.window,
+          version: now.version,
+          steps: [{ op: "pixel_click", x: Math.round(at.x), y: Math.round(at.y) }],
+        });
       });
       assert.equal(pressed.results[0]?.via, "pixel");
     }

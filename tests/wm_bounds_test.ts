@@ -258,10 +258,13 @@ for (const app of APPS) {
     const s = await session({}, CONFIG);
     const proc = spawn(app.cmd, app.args);
     try {
-      // Read as soon as the app lists a window: before, or while, the WM frames it.
+      // Read as soon as the app lists a window on the bus: before, or while, the WM frames
+      // it. Until then list_apps shows the app by its X window alone (an `x11:` app that
+      // vision reads), which is not the read this test is about.
       const window = await until("the app's window on the bus", async () => {
         const apps = (await s.client.call("list_apps")).apps;
-        return apps.find((a) => a.pid === proc.pid)?.windows[0]?.window;
+        const onBus = apps.find((a) => a.pid === proc.pid && !a.app.startsWith("x11:"));
+        return onBus?.windows[0]?.window;
       }, 0);
       const first = await s.client.call("read_ui", { window });
       const xid = await clientOf(proc.pid);
