@@ -8,6 +8,7 @@
  * it gets. Run bare and with openbox (`desktop-session.sh run --wm openbox`).
  */
 import assert from "node:assert/strict";
+import { linesOf } from "./support/zoo.ts";
 import { requireDesktop } from "./support/apps.ts";
 import { session } from "./support/client.ts";
 import { VisionEngine, type VisionRead } from "../engines/vision/mod.ts";
@@ -66,15 +67,7 @@ async function startTk(args: string[] = [], title = "TkStack") {
     stdout: "piped",
     stderr: "null",
   }).spawn();
-  const lines: string[] = [];
-  const reading = (async () => {
-    let rest = "";
-    for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
-      const parts = (rest + chunk).split("\n");
-      rest = parts.pop()!;
-      lines.push(...parts);
-    }
-  })();
+  const { lines, reading } = linesOf(child.stdout);
   await until("the Tk app", () => Promise.resolve(lines.includes("ready") || undefined));
   const facts = await until(`the window "${title}"`, () => xFacts(title));
   return {

@@ -233,16 +233,8 @@ export class AtspiClient {
       peer = null; // No socket to connect to (the app is leaving): the usual way says so.
     }
     if (peer === null) return await this.call(ref, iface, member, limits, signature, body);
-    this.calls++;
     try {
-      return await peer.call({
-        path: ref.path,
-        interface: iface.includes(".") ? iface : A11Y + iface,
-        member,
-        ...(signature ? { signature, body: body ?? [] } : {}),
-      }, { timeoutMs: limits.timeoutMs, ...(limits.signal ? { signal: limits.signal } : {}) });
-    } catch (err) {
-      throw toDriverError(err, `${iface}.${member}`, ref);
+      return await this.#send(peer, true, ref, iface, member, limits, signature, body);
     } finally {
       peer.close();
     }
@@ -265,11 +257,35 @@ export class AtspiClient {
     signature?: string,
     body?: unknown[],
   ): Promise<unknown[]> {
+    // Never rejects: an app with no peer socket is called through the bus.
+    const peer = await this.#route(ref.bus);
+    return await this.#send(
+      peer ?? this.#bus,
+      peer !== null,
+      ref,
+      iface,
+      member,
+      limits,
+      signature,
+      body,
+    );
+  }
+
+  /** Sends one call on `conn` (to the app itself when `direct`, else through the bus). */
+  async #send(
+    conn: DBusConnection,
+    direct: boolean,
+    ref: Ref,
+    iface: string,
+    member: string,
+    limits: CallLimits,
+    signature?: string,
+    body?: unknown[],
+  ): Promise<unknown[]> {
     this.calls++;
     try {
-      const peer = await this.#route(ref.bus);
-      return await (peer ?? this.#bus).call({
-        ...(peer ? {} : { destination: ref.bus }),
+      return await conn.call({
+        ...(direct ? {} : { destination: ref.bus }),
         path: ref.path,
         interface: iface.includes(".") ? iface : A11Y + iface,
         member,

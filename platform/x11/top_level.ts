@@ -30,6 +30,8 @@ export interface TopLevelWindow {
    * sets it on a dialog it runs modal, while its accessibility bridge never says MODAL.
    */
   modal?: true;
+  /** Not viewable (listed only when asked for, see {@link topLevelWindows}). */
+  unmapped?: true;
 }
 
 const IS_VIEWABLE = 2;
@@ -40,8 +42,15 @@ const ATTRIBUTES_SIZE = 160;
 /** Root -> (WM frame ->) client: two levels below the root cover reparenting WMs. */
 const MAX_DEPTH = 3;
 
-/** Viewable client windows, in stacking order (bottom first). Vanishing windows are skipped. */
-export function topLevelWindows(display: X11Display): TopLevelWindow[] {
+/**
+ * Viewable client windows, in stacking order (bottom first). Vanishing windows are skipped.
+ * With `unmapped`, the others too, marked so: an app's window is on the accessibility bus
+ * before the window manager has framed and mapped it.
+ */
+export function topLevelWindows(
+  display: X11Display,
+  options: { unmapped?: boolean } = {},
+): TopLevelWindow[] {
   const h = x11Handle(display);
   const atom = (name: string) => h.x11.XInternAtom(h.dpy, cString(name), 0);
   const atoms = {
@@ -56,7 +65,8 @@ export function topLevelWindows(display: X11Display): TopLevelWindow[] {
   const found: TopLevelWindow[] = [];
   const walk = (win: bigint, depth: number) => {
     for (const child of queryTree(h, win)?.children ?? []) {
-      if (!viewable(h, child)) continue;
+      const shown = viewable(h, child);
+      if (!shown && !options.unmapped) continue;
       const cls = property(h, child, atoms.wmClass);
       if (cls === undefined) {
         if (depth < MAX_DEPTH) walk(child, depth + 1);
@@ -80,6 +90,7 @@ export function topLevelWindows(display: X11Display): TopLevelWindow[] {
         pid: Number((pid && longs(pid)[0]) ?? 0n),
         ...(transientFor ? { transientFor: Number(transientFor) } : {}),
         ...(modal ? { modal: true as const } : {}),
+        ...(shown ? {} : { unmapped: true as const }),
       });
     }
   };

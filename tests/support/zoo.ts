@@ -52,15 +52,7 @@ export async function zooApp(
     stdout: "piped",
     stderr: "null",
   }).spawn();
-  const lines: string[] = [];
-  const reading = (async () => {
-    let rest = "";
-    for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
-      const parts = (rest + chunk).split("\n");
-      rest = parts.pop()!;
-      lines.push(...parts);
-    }
-  })();
+  const { lines, reading } = linesOf(child.stdout);
   const app: ZooApp = {
     pid: child.pid,
     lines,
@@ -92,4 +84,24 @@ export async function zooApp(
     throw err;
   }
   return app;
+}
+
+/**
+ * The lines a process prints on `stdout`, as they come: `lines` grows until `reading`
+ * settles at the end of its output.
+ */
+export function linesOf(stdout: ReadableStream<Uint8Array>): {
+  lines: string[];
+  reading: Promise<void>;
+} {
+  const lines: string[] = [];
+  const reading = (async () => {
+    let rest = "";
+    for await (const chunk of stdout.pipeThrough(new TextDecoderStream())) {
+      const parts = (rest + chunk).split("\n");
+      rest = parts.pop()!;
+      lines.push(...parts);
+    }
+  })();
+  return { lines, reading };
 }
