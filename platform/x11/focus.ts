@@ -2,7 +2,7 @@
  * The keyboard focus: X sends keys to the focused window (or, with no window manager and
  * no focus set, to the window under the pointer), whichever app that is. Before keys
  * meant for a window are sent, that window is made the focus and the focus is read back;
- * while a long text is typed it is read back between chunks. When the focus cannot be had,
+ * while a long text is typed it is read back before every key. When the focus cannot be had,
  * or moves elsewhere meanwhile, the keys stop with `focus_denied`, naming who holds it:
  * keys meant for one app are never typed into another.
  *
@@ -93,10 +93,32 @@ export async function takeFocus(
   throw focusDenied(target, focusHolder(display), "it was asked for and did not come");
 }
 
-/** Throws `focus_denied` when `target` no longer holds the focus (checked between chunks). */
-export function checkFocus(display: X11Display, target: FocusTarget): void {
-  const holder = focusHolder(display);
-  if (!holds(holder, target)) throw focusDenied(target, holder, "it moved away while typing");
+/**
+ * A check to run before every key of a long input: throws `focus_denied` once `target` no
+ * longer holds the focus. Checked between chunks of 64 keys only, a focus taken right
+ * after a check sent the whole next chunk to the other app (64 keys into zenity). Each
+ * check is one round trip while the focus stays where it was proven (two under
+ * PointerRoot: the window under the pointer counts); the holder is worked out again only
+ * when that changed.
+ */
+export function focusGuard(display: X11Display, target: FocusTarget): () => void {
+  let proven: string | undefined;
+  return () => {
+    const now = focusKey(display);
+    if (now === proven) return;
+    const holder = focusHolder(display);
+    if (!holds(holder, target)) throw focusDenied(target, holder, "it moved away while typing");
+    proven = now;
+  };
+}
+
+/** Where keys go now, as cheaply as X says it: the focus window, or the pointer's top level. */
+function focusKey(display: X11Display): string {
+  const h = x11Handle(display);
+  const focus = new BigUint64Array(1);
+  h.x11.XGetInputFocus(h.dpy, focus, new Int32Array(1));
+  if (focus[0] !== POINTER_ROOT && focus[0] !== h.root) return `focus ${focus[0]}`;
+  return `pointer ${topUnderPointer(h)}`;
 }
 
 /** Asks for the focus on `xid`: from the window manager when one runs, else from X. */
@@ -158,6 +180,24 @@ function focusDenied(target: FocusTarget, holder: FocusHolder, why: string): Dri
       },
     },
   );
+}
+
+/** The root's child under the pointer (the top level, or its frame). */
+function topUnderPointer(h: X11Handle): bigint {
+  const child = new BigUint64Array(1);
+  const out = new Int32Array(2);
+  const ok = h.x11.XQueryPointer(
+    h.dpy,
+    h.root,
+    new BigUint64Array(1),
+    child,
+    out.subarray(0, 1),
+    out.subarray(1, 2),
+    new Int32Array(1),
+    new Int32Array(1),
+    new Uint32Array(1),
+  );
+  return ok ? child[0]! : 0n;
 }
 
 /** The deepest window under the pointer (where PointerRoot focus sends keys). */

@@ -12,7 +12,7 @@ import { Keymap, ScratchKeys, type Stroke } from "./keymap.ts";
 import { keysymFor, parseKeys, textKeysyms } from "./keys.ts";
 import { delay, Presses } from "./presses.ts";
 import { pingAppAt, pingFocusedApp } from "./ping.ts";
-import { checkFocus, type FocusTarget, takeFocus } from "./focus.ts";
+import { focusGuard, type FocusTarget, takeFocus } from "./focus.ts";
 
 /** Gap between the clicks of a multi-click: well inside every toolkit's double-click time. */
 const CLICK_GAP_MS = 40;
@@ -46,7 +46,7 @@ export async function sendInput(
   signal.throwIfAborted();
   const keys = input.kind === "type" || input.kind === "key" || input.kind === "hold";
   if (keys && keysFor) await takeFocus(display, keysFor, signal);
-  const guard = keysFor ? () => checkFocus(display, keysFor) : () => {};
+  const guard = keysFor ? focusGuard(display, keysFor) : () => {};
   const io = new Presses(display, xtestFor(display));
   try {
     switch (input.kind) {
@@ -68,10 +68,10 @@ export async function sendInput(
         await typeText(display, io, input.text, signal, guard);
         break;
       case "key":
-        await pressChords(display, io, input.keys, "keys", 0, signal);
+        await pressChords(display, io, input.keys, "keys", 0, signal, guard);
         break;
       case "hold":
-        await pressChords(display, io, input.key, "key", input.ms, signal);
+        await pressChords(display, io, input.key, "key", input.ms, signal, guard);
         break;
     }
   } finally {
@@ -202,10 +202,10 @@ async function typeText(
       for (let k = i; k < j; k++) {
         if (k > 0 && k % PACE === 0) {
           await paced(() => pingFocusedApp(display, PACE_PING_MS), signal);
-          // The focus may have moved while the app took the chunk in (a dialog popped up).
-          guard();
         }
         signal.throwIfAborted();
+        // The focus may move at any key (a dialog pops up, the user clicks elsewhere).
+        guard();
         const sym = syms[k]!;
         io.tap(keymap.lookup(sym) ?? scratch.stroke(sym)!, shift);
       }
@@ -224,6 +224,7 @@ async function pressChords(
   path: "keys" | "key",
   holdMs: number,
   signal: AbortSignal,
+  guard: () => void,
 ): Promise<void> {
   const chords = parseKeys(keys, path);
   if (path === "key" && chords.length > 1) {
@@ -240,6 +241,7 @@ async function pressChords(
     scratch.bind(resolved.flat().filter((sym) => !keymap.lookup(sym)));
     for (const chord of resolved) {
       signal.throwIfAborted();
+      guard();
       for (const sym of chord) {
         const stroke = keymap.lookup(sym) ?? scratch.stroke(sym)!;
         if (stroke.shift) io.key(shift, true);
