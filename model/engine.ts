@@ -309,6 +309,15 @@ export interface Engine {
     gate?: InputGate,
   ): Promise<ActOutcome>;
   /**
+   * A cheap fingerprint of the screen's top-level windows (window system ids, no names,
+   * no geometry), for engines that list windows from the window system (vision): `act`
+   * takes it before an action and asks {@link Engine.windowsSince} after it, to find
+   * windows no notification announced.
+   */
+  screenWindows?(signal: AbortSignal): Promise<string[]>;
+  /** The window ids (as `listApps` gives them) of the windows that appeared since `before`. */
+  windowsSince?(before: readonly string[], signal: AbortSignal): Promise<string[]>;
+  /**
    * Screen-wide pointer and keyboard input. Keys with `window` go to that window only: the
    * engine makes it the keyboard focus and proves it before the first key and between
    * chunks of a long text, else refuses with `focus_denied`; an engine that cannot prove

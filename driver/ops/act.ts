@@ -220,7 +220,7 @@ export async function act(
 ): Promise<HandlerResultOf<"act">> {
   const w = await syncAndCheck(core, p.window, p.version, ctx.signal);
   const windows = core.live.events.windowCount(w.app);
-  const xBefore = await xWindowsOf(core, w.pid, ctx);
+  const screenBefore = await screenWindows(core, ctx);
   const out = await runStep(core, w, p.version, p, ctx);
   const element = p.action === "scroll_into_view" && out.acted !== undefined && !out.closed
     ? await elementNow(core, out, out.acted, ctx)
@@ -235,27 +235,13 @@ export async function act(
   const opened = !out.closed && core.live.events.windowCount(w.app) > windows
     ? await openedBy(core, out.watched, ctx)
     : [];
-  if (xBefore && !out.closed) {
-    // What X shows that no notification announced: a vision app's every window, a tree
-    // app's dialogs only (its other X windows are its tree's own).
-    const vision = out.watched.map.engine === "vision";
-    const now = (await xWindowsOf(core, w.pid, ctx) ?? []).filter((x) =>
-      vision || x.role === "dialog"
-    );
-    const before = new Set(xBefore.map((x) => x.window));
-    let fresh = newXWindows(before, now, w.window, opened);
-    // A tree app's dialog reaches X before its toolkit lists it on the bus (GTK 4 registers
-    // a window some ms after mapping it: gtk4-demo's dialog was answered under its X id,
-    // read by OCR, its fields no text fields). The tree is listed again until it has the
-    // dialog, for at most TREE_LAG_MS; only a dialog on no bus (Chromium's file chooser)
-    // waits that long, and is then answered under its X id.
-    const deadline = performance.now() + Math.min(TREE_LAG_MS, timeLeft(ctx));
-    while (!vision && fresh.length > 0 && performance.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 50));
-      opened.push(...await openedBy(core, out.watched, ctx));
-      fresh = newXWindows(before, now, w.window, opened);
+  if (screenBefore && !out.closed) {
+    // Only when a top-level window appeared are the app's windows listed from X: naming
+    // and placing every window costs 20-30 ms, the fingerprint one round trip.
+    const appeared = await windowsSince(core, screenBefore, ctx);
+    if (appeared.size > 0) {
+      opened.push(...await xOpened(core, out.watched, appeared, opened, ctx));
     }
-    opened.push(...fresh);
   }
   return {
     ok: out.found === undefined,
@@ -327,6 +313,72 @@ async function openedBy(core: DriverCore, w: Watched, ctx: CallContext): Promise
 
 /** How long a tree app's new X dialog is waited for on the bus (see `act`). */
 const TREE_LAG_MS = 500;
+
+/**
+ * Which of the X windows that `appeared` are `w`'s app's, that no notification announced
+ * and `opened` lacks: a vision app's every new window, a tree app's new dialogs.
+ */
+async function xOpened(
+  core: DriverCore,
+  w: Watched,
+  appeared: ReadonlySet<string>,
+  opened: readonly WindowInfo[],
+  ctx: CallContext,
+): Promise<WindowInfo[]> {
+  // A vision app's every window; a tree app's dialogs only (its other X windows are its
+  // tree's own).
+  const vision = w.map.engine === "vision";
+  const now = (await xWindowsOf(core, w.pid, ctx) ?? []).filter((x) =>
+    appeared.has(x.window) && (vision || x.role === "dialog")
+  );
+  // `now` holds only windows that appeared: none of them was there before.
+  const before = new Set<string>();
+  const tree = [...opened];
+  let fresh = newXWindows(before, now, w.window, tree);
+  // A tree app's dialog reaches X before its toolkit lists it on the bus (GTK 4 registers
+  // a window some ms after mapping it: gtk4-demo's dialog was answered under its X id,
+  // read by OCR, its fields no text fields). The tree is listed again until it has the
+  // dialog, for at most TREE_LAG_MS; only a dialog on no bus (Chromium's file chooser)
+  // waits that long, and is then answered under its X id.
+  const deadline = performance.now() + Math.min(TREE_LAG_MS, timeLeft(ctx));
+  const added: WindowInfo[] = [];
+  while (!vision && fresh.length > 0 && performance.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    for (const info of await openedBy(core, w, ctx)) {
+      if (tree.some((t) => t.window === info.window)) continue;
+      tree.push(info);
+      added.push(info);
+    }
+    fresh = newXWindows(before, now, w.window, tree);
+  }
+  return [...added, ...fresh];
+}
+
+/** The screen's top-level window ids (vision's cheap fingerprint); undefined without X. */
+async function screenWindows(core: DriverCore, ctx: CallContext): Promise<string[] | undefined> {
+  const vision = core.available("vision");
+  if (!vision?.screenWindows || timeLeft(ctx) <= 0) return undefined;
+  try {
+    return await vision.screenWindows(ctx.signal);
+  } catch {
+    return undefined; // no X: the tree's notifications alone say what opened
+  }
+}
+
+/** The windows that appeared since fingerprint `before` (vision's window ids). */
+async function windowsSince(
+  core: DriverCore,
+  before: readonly string[],
+  ctx: CallContext,
+): Promise<Set<string>> {
+  const vision = core.available("vision");
+  if (!vision?.windowsSince || timeLeft(ctx) <= 0) return new Set();
+  try {
+    return new Set(await vision.windowsSince(before, ctx.signal));
+  } catch {
+    return new Set(); // X went away meanwhile: the tree's notifications alone say
+  }
+}
 
 /**
  * The X top-level windows of process `pid` as vision lists them (a few X round trips, no

@@ -35,9 +35,11 @@ import {
 import {
   captureScreen,
   captureWindow,
+  clientsOf,
   coverFacts,
   coversOf,
   focusTarget,
+  rootChildren,
   sendInput,
   uncover,
   windowBounds,
@@ -52,7 +54,7 @@ import { type LineReader, TesseractReader } from "./ocr.ts";
 import { tesseractMissing } from "../../ffi/linux_tesseract.ts";
 import { VISION_OPS } from "./ops.ts";
 import { nodesFrom, toTree } from "./tree.ts";
-import { findWindow, listWindows, parseWindowId, type WindowHint } from "./windows.ts";
+import { findWindow, listWindows, parseWindowId, type WindowHint, windowId } from "./windows.ts";
 
 /** A line reader the engine owns and closes. */
 export type OwnedReader = LineReader & { close?(): void | Promise<void> };
@@ -153,6 +155,19 @@ export class VisionEngine implements Engine {
       this.#facts.set(w.window, { title: w.title, focused: w.focused });
     }
     return Promise.resolve(apps);
+  }
+
+  screenWindows(signal: AbortSignal): Promise<string[]> {
+    signal.throwIfAborted();
+    return Promise.resolve(rootChildren(this.#x11()).map(String));
+  }
+
+  windowsSince(before: readonly string[], signal: AbortSignal): Promise<string[]> {
+    signal.throwIfAborted();
+    const display = this.#x11();
+    const was = new Set(before);
+    const added = rootChildren(display).filter((top) => !was.has(String(top)));
+    return Promise.resolve(added.length ? clientsOf(display, added).map(windowId) : []);
   }
 
   /** The vision window for a window another engine listed; `undefined` when none matches. */

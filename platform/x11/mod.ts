@@ -15,7 +15,13 @@ export { sendInput } from "./input.ts";
 export { captureScreen, captureWindow } from "./capture.ts";
 export { windowBounds, windowsForPid } from "./windows.ts";
 export { clientWindowOf } from "./client_window.ts";
-export { activeWindow, type TopLevelWindow, topLevelWindows } from "./top_level.ts";
+export {
+  activeWindow,
+  clientsOf,
+  rootChildren,
+  type TopLevelWindow,
+  topLevelWindows,
+} from "./top_level.ts";
 export { type ClientProcess, clientProcesses, type PidSource } from "./clients.ts";
 export { processName } from "./processes.ts";
 export { parseKeys } from "./keys.ts";

@@ -103,6 +103,36 @@ export function topLevelWindows(
   return found;
 }
 
+/**
+ * The root's children (top levels, or the frames around them), mapped or not: one round
+ * trip, where {@link topLevelWindows} asks each window (15-20 ms under a window manager).
+ * A window that appears shows here as a new id.
+ */
+export function rootChildren(display: X11Display): number[] {
+  const h = x11Handle(display);
+  return (queryTree(h, h.root)?.children ?? []).map(Number);
+}
+
+/**
+ * The client windows (`WM_CLASS`) that root children `tops` are or hold: a top level
+ * itself, or the client a window manager's frame holds a level or two down.
+ */
+export function clientsOf(display: X11Display, tops: readonly number[]): number[] {
+  const h = x11Handle(display);
+  const wmClass = h.x11.XInternAtom(h.dpy, cString("WM_CLASS"), 0);
+  const out: number[] = [];
+  const find = (win: bigint, depth: number): void => {
+    if (property(h, win, wmClass) !== undefined) {
+      out.push(Number(win));
+      return;
+    }
+    if (depth === 0) return;
+    for (const child of queryTree(h, win)?.children ?? []) find(child, depth - 1);
+  };
+  for (const top of tops) find(BigInt(top), MAX_DEPTH - 1);
+  return out;
+}
+
 /** The window the window manager marks active (`_NET_ACTIVE_WINDOW`), when there is one. */
 export function activeWindow(display: X11Display): number | undefined {
   const h = x11Handle(display);
