@@ -18,7 +18,7 @@
  */
 import { checkX } from "../../ffi/linux_x11.ts";
 import { X11Display, type X11Handle, x11Handle } from "./display.ts";
-import { queryTree } from "./window_props.ts";
+import { geometry, queryTree, screenOrigin } from "./window_props.ts";
 import { clientWindowOf } from "./client_window.ts";
 
 const STRUCTURE_NOTIFY_MASK = 1n << 17n;
@@ -201,33 +201,9 @@ function placeOf(h: X11Handle, client: bigint): Place | undefined {
 
 /** `[x, y, w, h]` of `win` on screen (`absolute`) or in its parent (a child of the root). */
 function rectOf(h: X11Handle, win: bigint, absolute: boolean): number[] | undefined {
-  const rootOut = new BigUint64Array(1);
-  const ints = new Int32Array(2);
-  const sizes = new Uint32Array(4);
-  const ok = h.x11.XGetGeometry(
-    h.dpy,
-    win,
-    rootOut,
-    ints.subarray(0, 1),
-    ints.subarray(1, 2),
-    sizes.subarray(0, 1),
-    sizes.subarray(1, 2),
-    sizes.subarray(2, 3),
-    sizes.subarray(3, 4),
-  );
-  if (!ok) return undefined;
-  if (!absolute) return [ints[0]!, ints[1]!, sizes[0]!, sizes[1]!];
-  const abs = new Int32Array(2);
-  const child = new BigUint64Array(1);
-  const onScreen = h.x11.XTranslateCoordinates(
-    h.dpy,
-    win,
-    h.root,
-    0,
-    0,
-    abs.subarray(0, 1),
-    abs.subarray(1, 2),
-    child,
-  );
-  return onScreen ? [abs[0]!, abs[1]!, sizes[0]!, sizes[1]!] : undefined;
+  const inParent = geometry(h, win);
+  if (!inParent) return undefined;
+  if (!absolute) return [inParent.x, inParent.y, inParent.w, inParent.h];
+  const at = screenOrigin(h, win);
+  return at ? [at.x, at.y, inParent.w, inParent.h] : undefined;
 }

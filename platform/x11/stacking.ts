@@ -16,7 +16,7 @@ import type { Bounds } from "../../protocol/element.ts";
 import { isDriverError } from "../../protocol/errors.ts";
 import { type X11Display, type X11Handle, x11Handle } from "./display.ts";
 import { type TopLevelWindow, topLevelWindows } from "./top_level.ts";
-import { longs, property, queryTree } from "./window_props.ts";
+import { attributes, geometry, longs, property, queryTree } from "./window_props.ts";
 import { windowBounds } from "./windows.ts";
 import { overlap } from "./stacking_geometry.ts";
 
@@ -41,47 +41,23 @@ export interface Cover {
 const contains = (b: Bounds, x: number, y: number) =>
   x >= b.x && x < b.x + b.w && y >= b.y && y < b.y + b.h;
 
-/** `XWindowAttributes.class` on x86_64 (after 6 ints, Visual*, root). */
-const CLASS_OFFSET = 40;
-const MAP_STATE_OFFSET = 92;
-const ATTRIBUTES_SIZE = 160;
-const INPUT_ONLY = 2;
-const IS_VIEWABLE = 2;
 /** Root -> frame -> (wrapper ->) client: how deep a root child's client is looked for. */
 const CLIENT_DEPTH = 3;
 
 /** Paints pixels: viewable and not InputOnly (a WM's invisible input catchers). */
-function paints({ x11, dpy }: X11Handle, win: bigint): boolean {
-  const attrs = new Uint8Array(ATTRIBUTES_SIZE);
-  if (!x11.XGetWindowAttributes(dpy, win, attrs)) return false;
-  const view = new DataView(attrs.buffer);
-  return view.getInt32(MAP_STATE_OFFSET, true) === IS_VIEWABLE &&
-    view.getInt32(CLASS_OFFSET, true) !== INPUT_ONLY;
+function paints(h: X11Handle, win: bigint): boolean {
+  const attrs = attributes(h, win);
+  return attrs !== undefined && attrs.viewable && !attrs.inputOnly;
 }
 
 /**
  * The screen rectangle root child `win` paints, its border included (an xterm's 1-pixel
  * border covers what is below it too); `undefined` when it is gone.
  */
-function paintedBounds({ x11, dpy }: X11Handle, win: bigint): Bounds | undefined {
-  const root = new BigUint64Array(1);
-  const xy = new Int32Array(2);
-  const sizes = new Uint32Array(4);
-  const ok = x11.XGetGeometry(
-    dpy,
-    win,
-    root,
-    xy.subarray(0, 1),
-    xy.subarray(1, 2),
-    sizes.subarray(0, 1),
-    sizes.subarray(1, 2),
-    sizes.subarray(2, 3),
-    sizes.subarray(3, 4),
-  );
-  if (!ok) return undefined;
+function paintedBounds(h: X11Handle, win: bigint): Bounds | undefined {
+  const g = geometry(h, win);
   // A root child's x, y are screen points of its border's outer corner.
-  const border = sizes[2]!;
-  return { x: xy[0]!, y: xy[1]!, w: sizes[0]! + 2 * border, h: sizes[1]! + 2 * border };
+  return g && { x: g.x, y: g.y, w: g.w + 2 * g.border, h: g.h + 2 * g.border };
 }
 
 /** The first window in `clients` at or below `win`, at most `depth` levels down. */

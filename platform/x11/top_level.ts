@@ -9,7 +9,7 @@
 import { checkX, cString } from "../../ffi/linux_x11.ts";
 import { isDriverError } from "../../protocol/errors.ts";
 import { type X11Display, type X11Handle, x11Handle } from "./display.ts";
-import { longs, property, queryTree } from "./window_props.ts";
+import { attributes, longs, property, queryTree } from "./window_props.ts";
 
 /** A top-level client window as X describes it. */
 export interface TopLevelWindow {
@@ -34,11 +34,6 @@ export interface TopLevelWindow {
   unmapped?: true;
 }
 
-const IS_VIEWABLE = 2;
-/** `map_state` in XWindowAttributes on x86_64 (after 6 ints, Visual*, root, 4 ints, 3 longs, colormap, Bool). */
-const MAP_STATE_OFFSET = 92;
-/** sizeof(XWindowAttributes) is 136 on x86_64; room to spare. */
-const ATTRIBUTES_SIZE = 160;
 /** Root -> (WM frame ->) client: two levels below the root cover reparenting WMs. */
 const MAX_DEPTH = 3;
 
@@ -147,8 +142,6 @@ function latin1(bytes: Uint8Array): string {
   return String.fromCharCode(...bytes);
 }
 
-function viewable({ x11, dpy }: X11Handle, win: bigint): boolean {
-  const attrs = new Uint8Array(ATTRIBUTES_SIZE);
-  if (!x11.XGetWindowAttributes(dpy, win, attrs)) return false;
-  return new DataView(attrs.buffer).getInt32(MAP_STATE_OFFSET, true) === IS_VIEWABLE;
+function viewable(h: X11Handle, win: bigint): boolean {
+  return attributes(h, win)?.viewable === true;
 }

@@ -81,3 +81,71 @@ export function longs(value: { format: number; bytes: Uint8Array }): bigint[] {
   const view = new DataView(value.bytes.buffer, value.bytes.byteOffset);
   return Array.from({ length: value.bytes.length / 8 }, (_, i) => view.getBigUint64(i * 8, true));
 }
+
+/** `XWindowAttributes` on x86_64: `class` after 6 ints, Visual* and root; `map_state` later. */
+const CLASS_OFFSET = 40;
+const MAP_STATE_OFFSET = 92;
+/** sizeof(XWindowAttributes) is 136 on x86_64; room to spare. */
+const ATTRIBUTES_SIZE = 160;
+const IS_VIEWABLE = 2;
+const INPUT_ONLY = 2;
+
+/** What a window's attributes say of its showing; `undefined` when it is gone. */
+export function attributes(
+  { x11, dpy }: X11Handle,
+  win: bigint,
+): { viewable: boolean; inputOnly: boolean } | undefined {
+  const attrs = new Uint8Array(ATTRIBUTES_SIZE);
+  if (!x11.XGetWindowAttributes(dpy, win, attrs)) return undefined;
+  const view = new DataView(attrs.buffer);
+  return {
+    viewable: view.getInt32(MAP_STATE_OFFSET, true) === IS_VIEWABLE,
+    inputOnly: view.getInt32(CLASS_OFFSET, true) === INPUT_ONLY,
+  };
+}
+
+/**
+ * A window's rectangle in its parent (`x`, `y`: its border's outer corner there), its
+ * inside size and border width; `undefined` when it is gone.
+ */
+export function geometry(
+  { x11, dpy }: X11Handle,
+  win: bigint,
+): { x: number; y: number; w: number; h: number; border: number } | undefined {
+  const root = new BigUint64Array(1);
+  const xy = new Int32Array(2);
+  const sizes = new Uint32Array(4);
+  const ok = x11.XGetGeometry(
+    dpy,
+    win,
+    root,
+    xy.subarray(0, 1),
+    xy.subarray(1, 2),
+    sizes.subarray(0, 1),
+    sizes.subarray(1, 2),
+    sizes.subarray(2, 3),
+    sizes.subarray(3, 4),
+  );
+  if (!ok) return undefined;
+  return { x: xy[0]!, y: xy[1]!, w: sizes[0]!, h: sizes[1]!, border: sizes[2]! };
+}
+
+/** The screen point of a window's inside corner; `undefined` when it is gone. */
+export function screenOrigin(
+  { x11, dpy, root }: X11Handle,
+  win: bigint,
+): { x: number; y: number } | undefined {
+  const abs = new Int32Array(2);
+  const child = new BigUint64Array(1);
+  const ok = x11.XTranslateCoordinates(
+    dpy,
+    win,
+    root,
+    0,
+    0,
+    abs.subarray(0, 1),
+    abs.subarray(1, 2),
+    child,
+  );
+  return ok ? { x: abs[0]!, y: abs[1]! } : undefined;
+}

@@ -8,35 +8,20 @@ import { checkStatus, checkX } from "../../ffi/linux_x11.ts";
 import type { Bounds } from "../../protocol/element.ts";
 import { type X11Display, x11Handle } from "./display.ts";
 import { topLevelWindows } from "./top_level.ts";
+import { geometry, screenOrigin } from "./window_props.ts";
 
 /**
  * Screen rectangle of window `xid` (inside its border), in screen points. Throws
  * `window_not_found` when the window does not exist.
  */
 export function windowBounds(display: X11Display, xid: number): Bounds {
-  const { x11, dpy, root } = x11Handle(display);
+  const h = x11Handle(display);
   const win = BigInt(xid);
-  const geometryRoot = new BigUint64Array(1);
-  const ints = new Int32Array(2);
-  const sizes = new Uint32Array(4);
-  const ok = x11.XGetGeometry(
-    dpy,
-    win,
-    geometryRoot,
-    ints.subarray(0, 1),
-    ints.subarray(1, 2),
-    sizes.subarray(0, 1),
-    sizes.subarray(1, 2),
-    sizes.subarray(2, 3),
-    sizes.subarray(3, 4),
-  );
-  const abs = new Int32Array(2);
-  const child = new BigUint64Array(1);
-  const onScreen = ok &&
-    x11.XTranslateCoordinates(dpy, win, root, 0, 0, abs.subarray(0, 1), abs.subarray(1, 2), child);
-  checkX(x11, dpy, `read the geometry of window 0x${xid.toString(16)}`);
-  checkStatus(onScreen, `read the geometry of window 0x${xid.toString(16)}`);
-  return { x: abs[0]!, y: abs[1]!, w: sizes[0]!, h: sizes[1]! };
+  const inParent = geometry(h, win);
+  const at = inParent && screenOrigin(h, win);
+  checkX(h.x11, h.dpy, `read the geometry of window 0x${xid.toString(16)}`);
+  checkStatus(at ? 1 : 0, `read the geometry of window 0x${xid.toString(16)}`);
+  return { x: at!.x, y: at!.y, w: inParent!.w, h: inParent!.h };
 }
 
 /**
