@@ -130,10 +130,9 @@ async function runStep(
       // The map lists the id but the app replaced the object behind it (Gecko and
       // Chromium recreate objects): read the window once, find the id again, act on it.
       if (!(err instanceof DriverError && err.code === "element_not_found")) throw err;
-      w = await core.live.refresh(w, signal, true);
-      const again = w.map.handle(step.id);
-      if (again === undefined || again.handle === node.handle) throw err;
-      node = again;
+      const again = await findAgain(core, w, step.id, node.handle, ctx);
+      if (again === undefined) throw err;
+      ({ watched: w, node } = again);
       ({ via, found, already } = await actOn(node));
       core.rebound++;
     }
@@ -188,6 +187,36 @@ async function runStep(
     watched,
     ...(acted !== undefined ? { acted } : {}),
   };
+}
+
+/** Reads after a dead handle: the app may publish its replacement a moment later. */
+const REBIND_READS = 3;
+
+/**
+ * The element `id` names once the app replaced the object behind it: the window read
+ * again, and again once the app's notifications went quiet, since Gecko publishes a
+ * replaced field's object a tick after the DOM change, and a read in between still lists
+ * the dead one. `undefined` when no read within the deadline found a new object.
+ */
+async function findAgain(
+  core: DriverCore,
+  w: Watched,
+  id: string,
+  dead: RawNode["handle"],
+  ctx: CallContext,
+): Promise<{ watched: Watched; node: RawNode } | undefined> {
+  for (let read = 0; read < REBIND_READS && timeLeft(ctx) > 0; read++) {
+    if (read > 0) {
+      const since = core.live.events.count(w.app);
+      const quiet = core.config.settle_quiet_ms;
+      const wait = Math.min(core.config.settle_max_ms, timeLeft(ctx));
+      await core.live.events.settle(w.app, since, quiet, quiet, Math.max(0, wait), ctx.signal);
+    }
+    w = await core.live.refresh(w, ctx.signal, true);
+    const again = w.map.handle(id);
+    if (again !== undefined && again.handle !== dead) return { watched: w, node: again };
+  }
+  return undefined;
 }
 
 /**
