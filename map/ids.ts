@@ -2,36 +2,56 @@
  * Element ids: short, stable names for the nodes of a window's tree (design document,
  * "Element ids and map versions").
  *
- * An id hashes the node's role, its name and its tree path. The path is folded in by
- * starting each child's hash from its parent's hash, so two "Delete" buttons in two rows
- * get different ids even though their own segments are alike.
+ * An id hashes the node's role, its key and its place among its siblings, starting from
+ * its parent's hash, so the tree path is folded in: two "Delete" buttons in two rows get
+ * different ids even though their own segments are alike. An id is meant to survive
+ * whatever does not change what the element is: an edit of its value, siblings inserted
+ * or removed before it, a combo's shown option changing, the window's title or anything
+ * elsewhere in the window changing, the window moving.
  *
- * Segment rule, per parent:
- * - A child whose (role, name) no sibling shares is keyed by role and name alone. Its
- *   `role:n` count is always 0, so inserting or removing a sibling with another name or
- *   role shifts nobody.
- * - Every child whose (role, name) is shared with at least one sibling (a "twin", all of
- *   them, the first included) also mixes in its bounds relative to the window's corner
- *   (the root's `bounds.x`/`y`), each of x, y, w and h divided by 8 pt and rounded. Its
- *   `n` counts only earlier twins with the same rounded bounds, so it is 0 unless twins
- *   overlap on the 8-pt grid. Twins are thus told apart by where they sit, not by their
- *   order: inserting a twin keeps the others' ids, and so does moving the whole window.
- *   An element's id does change when it gains or loses a twin, or moves within the
- *   window while it has one.
+ * The key, per node (the window's children and everything below):
+ * - A table cell whose engine says where it sits ({@link RawNode.cell}) is keyed by its
+ *   row and column alone: its name and value are its contents, which an edit changes.
+ * - An element whose accessible name IS its value or contents (text fields and areas,
+ *   combos and pop-up buttons, spin boxes, sliders, date fields, document bodies: see
+ *   {@link VALUE_NAMED}) leaves its name out: it is keyed by its label
+ *   ({@link RawNode.label}, from a label relation) when the engine gives one, else by
+ *   nothing but its role and place. Typing into a field, a combo showing another option
+ *   or a document getting another title keeps its id, and its descendants' ids.
+ * - Any other element is keyed by its name. A cell without coordinates is one of them:
+ *   LibreOffice names a sheet's cell by its address ("A3"), a GTK list's cell by the text
+ *   it shows, which is what the row is. An unnamed row or item (a list row, a table cell,
+ *   a menu item, a tab, a button, a link: see {@link ITEM_ROLES}) is named by its label
+ *   when the engine gives one, else by its contents: the first label or name among its
+ *   first descendants (three levels, twelve nodes, value-named ones skipped since their
+ *   names are values), such as the file name in a tree view's row. Its id then follows
+ *   what it shows, not where it sits: a row inserted above keeps it (Thunar's list), and
+ *   a row whose first name changes (a file renamed) is another row.
+ * - Paragraphs are unnamed groups whose words are their value: keyed by role and place.
+ *
+ * Place: a child whose (role, key) no earlier sibling shares hashes no place at all, so
+ * inserting or removing a sibling with another role or key shifts nobody, and neither
+ * does a later sibling that shares it (an element keeps its id when it gains a twin).
+ * A child whose (role, key) `n` earlier siblings share (a twin: two unlabelled fields,
+ * paragraphs, unnamed groups) mixes in `n`. Twins are thus told apart by their order
+ * among themselves, not by their bounds (which shift with every row inserted above,
+ * every resize and every status text that reflows a pane). The limit: a twin inserted or
+ * removed before a twin shifts the later twins' ids, so those ids name "the n-th such
+ * element of that parent" (a paragraph typed above others shifts the ones below, and an
+ * id planned before then names its neighbour).
  *
  * The root (the window) is hashed from its role only: its name is the window title, which
  * changes as a document is edited, and every other id is derived from the root's hash.
  * Ids are therefore only meaningful together with their window.
  *
- * Collisions. Twins with the same role, name and rounded bounds get `n` = 1, 2, ... in
- * document order; such ids are not stable (they follow order, which may change between
- * reads). A true hash collision (two different paths, same 60 bits; odds about 1 in
+ * Collisions. A true hash collision (two different paths, same 60 bits; odds about 1 in
  * 10^11 for a 5,000-element window) is resolved by rehashing the later node, in document
- * order, with a counter: unique within the read, but not stable either.
+ * order, with a counter: unique within the read, but not stable.
  *
  * Hash: cyrb53's two 32-bit lanes kept whole (64 bits), over UTF-16 code units, with
- * lengths before strings so field boundaries can't be confused. Integer-only arithmetic,
- * so the same tree gives the same ids in every process and from every engine.
+ * lengths before strings so field boundaries can't be confused, and a tag before each
+ * kind of key so a cell's coordinates, a field's label and a name never hash alike. Integer-only
+ * arithmetic, so the same tree gives the same ids in every process and from every engine.
  *
  * @module
  */
@@ -40,8 +60,37 @@ import type { RawNode } from "../model/engine.ts";
 /** Characters in an id. */
 export const ID_LENGTH = 12;
 
-/** The twin tie-breaker's grid, in points. */
-export const TWIN_GRID = 8;
+/**
+ * Roles whose accessible name is (or may be) their value or contents, so an edit would
+ * change it: their name is left out of their id (see the module doc).
+ */
+export const VALUE_NAMED: ReadonlySet<string> = new Set([
+  "AXTextField",
+  "AXTextArea",
+  "AXSecureTextField",
+  "AXSearchField",
+  "AXComboBox",
+  "AXPopUpButton",
+  "AXIncrementor",
+  "AXSlider",
+  "AXDateField",
+  "AXTimeField",
+  "AXDocument",
+  "AXWebArea",
+]);
+
+/** Rows and items: when unnamed, they are keyed by their contents (see the module doc). */
+export const ITEM_ROLES: ReadonlySet<string> = new Set([
+  "AXRow",
+  "AXCell",
+  "AXOutlineRow",
+  "AXListItem",
+  "AXMenuItem",
+  "AXRadioButton",
+  "AXCheckBox",
+  "AXButton",
+  "AXLink",
+]);
 
 /** Called once per node, in document order (pre-order), the root first. */
 export type IdVisitor = (node: RawNode, id: string, parent: string | undefined) => void;
@@ -52,9 +101,11 @@ const CODES: number[] = Array.from(ALPHABET, (c) => c.charCodeAt(0));
 const SEED_A = 0x2f6b_9a31;
 const SEED_B = 0x71c4_05e3;
 const TAG_ROOT = 0x726f_6f74;
-const TAG_UNIQUE = 0;
+const TAG_NAME = 0;
 const TAG_TWIN = 1;
 const TAG_SALT = 2;
+const TAG_FIELD = 3;
+const TAG_CELL = 4;
 const TAG_BEYOND = 0x6279_6e64;
 
 // Scratch lanes: hashing is synchronous, so one pair serves every call and no state
@@ -118,49 +169,68 @@ function claim(used: Set<number>): string {
   return encode();
 }
 
+// How far an unnamed item's contents are searched for a name: its first descendants
+// only, so the cost per item is bounded and a change deep inside does not rename it.
+const CONTENT_DEPTH = 3;
+const CONTENT_NODES = 12;
+
+/** The first name among `item`'s first descendants, pre-order; "" when none. */
+function contentName(item: RawNode): string {
+  const stack: RawNode[] = [];
+  const depth: number[] = [];
+  for (let i = item.children.length - 1; i >= 0; i--) {
+    stack.push(item.children[i]!);
+    depth.push(1);
+  }
+  for (let seen = 0; stack.length > 0 && seen < CONTENT_NODES; seen++) {
+    const n = stack.pop()!;
+    const d = depth.pop()!;
+    if (n.label) return n.label;
+    if (n.name !== "" && !VALUE_NAMED.has(n.role)) return n.name;
+    if (d >= CONTENT_DEPTH) continue;
+    for (let i = n.children.length - 1; i >= 0; i--) {
+      stack.push(n.children[i]!);
+      depth.push(d + 1);
+    }
+  }
+  return "";
+}
+
+// The text part of the last key keyOf() made: the walk is synchronous, so a module
+// variable saves allocating a pair per child.
+let keyText = "";
+
+/** The tag of child `kid`'s key (see the module doc's key rule); its text in keyText. */
+function keyOf(kid: RawNode): number {
+  const cell = kid.cell;
+  if (cell !== undefined) {
+    keyText = `${cell.row},${cell.column}`;
+    return TAG_CELL;
+  }
+  if (VALUE_NAMED.has(kid.role)) {
+    keyText = kid.label ?? "";
+    return TAG_FIELD;
+  }
+  keyText = kid.name !== "" || !ITEM_ROLES.has(kid.role) ? kid.name : kid.label ?? contentName(kid);
+  return TAG_NAME;
+}
+
 /** Per-read state shared by every level of the walk. */
 interface Walk {
   readonly visit: IdVisitor;
   readonly used: Set<number>;
-  readonly originX: number;
-  readonly originY: number;
+  /**
+   * Key tags and texts of the children of every node on the current path, one level
+   * after the other (a level's start is its parent's `top`): no arrays per node.
+   */
+  readonly tags: number[];
+  readonly texts: string[];
+  /** Entries of `tags` and `texts` in use (they never shrink, so they stay packed). */
+  top: number;
 }
 
-// Below this many siblings, pairwise comparison beats building a Map of string keys.
+// Below this many siblings, counting earlier twins pairwise beats a Map of string keys.
 const PAIRWISE_MAX = 24;
-
-/** Marks (1) every child whose (role, name) another child shares; `undefined` if none. */
-function findTwins(kids: readonly RawNode[]): Uint8Array | undefined {
-  let twins: Uint8Array | undefined;
-  if (kids.length <= PAIRWISE_MAX) {
-    for (let i = 0; i < kids.length; i++) {
-      const x = kids[i]!;
-      for (let j = i + 1; j < kids.length; j++) {
-        const y = kids[j]!;
-        if (x.name === y.name && x.role === y.role) {
-          twins ??= new Uint8Array(kids.length);
-          twins[i] = 1;
-          twins[j] = 1;
-        }
-      }
-    }
-    return twins;
-  }
-  const first = new Map<string, number>();
-  for (let i = 0; i < kids.length; i++) {
-    const kid = kids[i]!;
-    const key = kid.role + "\u0000" + kid.name;
-    const j = first.get(key);
-    if (j === undefined) {
-      first.set(key, i);
-      continue;
-    }
-    twins ??= new Uint8Array(kids.length);
-    twins[i] = 1;
-    twins[j] = 1;
-  }
-  return twins;
-}
 
 function walk(w: Walk, node: RawNode, id: string, parent: string | undefined): void {
   // The lanes hold this node's hash now. Keep it before the visitor runs (it may hash
@@ -169,37 +239,43 @@ function walk(w: Walk, node: RawNode, id: string, parent: string | undefined): v
   const pb = b;
   w.visit(node, id, parent);
   const kids = node.children;
-  if (kids.length === 0) return;
-  const twins = kids.length > 1 ? findTwins(kids) : undefined;
-  let twinsSeen: Map<string, number> | undefined;
-  for (let i = 0; i < kids.length; i++) {
+  const count = kids.length;
+  if (count === 0) return;
+  const { tags, texts } = w;
+  const base = w.top;
+  w.top = base + count;
+  const seen = count > PAIRWISE_MAX ? new Map<string, number>() : undefined;
+  for (let i = 0; i < count; i++) {
     const kid = kids[i]!;
+    const role = kid.role;
+    const tag = keyOf(kid);
+    const text = keyText;
+    // Earlier siblings with the same role and key: the twin count (module doc, "Place").
+    let n = 0;
+    if (seen === undefined) {
+      for (let j = 0; j < i; j++) {
+        if (texts[base + j] === text && tags[base + j] === tag && kids[j]!.role === role) n++;
+      }
+    } else {
+      const key = `${role}\u0000${tag}\u0000${text}`;
+      n = seen.get(key) ?? 0;
+      seen.set(key, n + 1);
+    }
+    tags[base + i] = tag;
+    texts[base + i] = text;
     a = pa;
     b = pb;
-    mixString(kid.role);
-    mixString(kid.name);
-    if (twins !== undefined && twins[i] === 1) {
-      const bx = kid.bounds;
-      const rx = Math.round((bx.x - w.originX) / TWIN_GRID);
-      const ry = Math.round((bx.y - w.originY) / TWIN_GRID);
-      const rw = Math.round(bx.w / TWIN_GRID);
-      const rh = Math.round(bx.h / TWIN_GRID);
-      const twinKey = `${kid.role}\u0000${kid.name}\u0000${rx},${ry},${rw},${rh}`;
-      twinsSeen ??= new Map();
-      const n = twinsSeen.get(twinKey) ?? 0;
-      twinsSeen.set(twinKey, n + 1);
+    mixString(role);
+    mixInt(tag);
+    mixString(text);
+    if (n > 0) {
       mixInt(TAG_TWIN);
-      mixInt(rx);
-      mixInt(ry);
-      mixInt(rw);
-      mixInt(rh);
       mixInt(n);
-    } else {
-      mixInt(TAG_UNIQUE);
     }
     finish();
     walk(w, kid, claim(w.used), id);
   }
+  w.top = base;
 }
 
 /**
@@ -215,7 +291,7 @@ export function visitIds(root: RawNode, visit: IdVisitor): void {
   mixString(root.role);
   finish();
   const used = new Set<number>();
-  const w: Walk = { visit, used, originX: root.bounds.x, originY: root.bounds.y };
+  const w: Walk = { visit, used, tags: [], texts: [], top: 0 };
   walk(w, root, claim(used), undefined);
 }
 

@@ -15,7 +15,7 @@
  *
  * @module
  */
-export { beyondId, computeIds, ID_LENGTH, type IdVisitor, TWIN_GRID, visitIds } from "./ids.ts";
+export { beyondId, computeIds, ID_LENGTH, type IdVisitor, visitIds } from "./ids.ts";
 export { buildSnapshot, type Snapshot, toElement } from "./snapshot.ts";
 export { type Delta, diff, sameVisible } from "./diff.ts";
 export {
@@ -26,6 +26,6 @@ export {
   WindowMap,
   type WindowMapOptions,
 } from "./window_map.ts";
-export { checkVersion, resolveAt } from "./stale.ts";
+export { checkElement, checkVersion, type ElementChange, resolveAt } from "./stale.ts";
 export { type CropMatch, findByCrop, REPLAY_MAX_DISTANCE } from "./replay.ts";
 export { addCrops, cropDistance, CropHasher, nearestByCrop } from "../model/crop.ts";

@@ -11,8 +11,10 @@
  * @module
  */
 import type { RawNode } from "../model/engine.ts";
+import type { Element } from "../protocol/element.ts";
 import { DriverError } from "../protocol/errors.ts";
 import type { WindowMap } from "./window_map.ts";
+import { VALUE_NAMED } from "./ids.ts";
 
 function stale(map: WindowMap, planned: number): DriverError {
   return new DriverError(
@@ -31,6 +33,50 @@ function stale(map: WindowMap, planned: number): DriverError {
  */
 export function checkVersion(map: WindowMap, planned: number): void {
   if (planned !== map.version) throw stale(map, planned);
+}
+
+/** What about an element makes a plan on it stale under the element guard. */
+export type ElementChange = "gone" | "moved" | "changed";
+
+/**
+ * The element guard (`act` with `guard: "element"`): refuses an action planned on an
+ * older version only when its target itself changed since then: gone, moved (other
+ * bounds), or changed what it is (role, name, enabled, actions; not the name of an element
+ * named by its value, a combo showing another option). Changes elsewhere in the
+ * window, and of the target's value or on/off state (what the action itself sets), let
+ * the action go ahead. A planned version the map no longer keeps cannot be compared, and
+ * refuses as the window guard does.
+ *
+ * @throws {DriverError} `stale_version` with `data.map` and `data.element` (the change).
+ */
+export function checkElement(map: WindowMap, planned: number, id: string): void {
+  if (planned === map.version) return;
+  const then = planned < map.version ? map.at(planned)?.find((e) => e.id === id) : undefined;
+  if (then === undefined) throw stale(map, planned);
+  const now = map.get(id);
+  const change = elementChange(then, now);
+  if (change === undefined) return;
+  throw new DriverError(
+    "stale_version",
+    `Version "${planned}" of window "${map.window}" is stale for element "${id}": it ${
+      change === "changed" ? "changed" : change === "moved" ? "moved" : "is gone"
+    } by version ${map.version}`,
+    { map: map.payload(), element: change },
+  );
+}
+
+/** How `now` differs from `then` in what a plan on it relied on; undefined when not. */
+function elementChange(then: Element, now: Element | undefined): ElementChange | undefined {
+  if (now === undefined) return "gone";
+  const a = then.bounds;
+  const b = now.bounds;
+  if (a.x !== b.x || a.y !== b.y || a.w !== b.w || a.h !== b.h) return "moved";
+  // A field's or combo's name may be its value (ids.ts): that is not what a plan relied on.
+  const named = VALUE_NAMED.has(then.role) || then.name === now.name;
+  const same = then.role === now.role && named &&
+    then.enabled === now.enabled && then.actions.length === now.actions.length &&
+    then.actions.every((x, i) => now.actions[i] === x);
+  return same ? undefined : "changed";
 }
 
 /**

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { RawNode } from "../model/engine.ts";
 import { DriverError, isDriverError, toRpcError } from "../protocol/errors.ts";
 import { buildSnapshot } from "./snapshot.ts";
-import { checkVersion, resolveAt } from "./stale.ts";
+import { checkElement, checkVersion, resolveAt } from "./stale.ts";
 import { WindowMap } from "./window_map.ts";
 import { node } from "./_fixtures.ts";
 
@@ -75,4 +75,36 @@ Deno.test("resolveAt() refuses a version the map has not reached", () => {
   const err = caught(() => resolveAt(map, 2, map.elements[0]!.id));
   assert.ok(isDriverError(err, "stale_version"));
   assert.equal((err.data.map as { version: number }).version, 1);
+});
+
+Deno.test("checkElement() lets an action through when only other elements changed", () => {
+  const map = new WindowMap("w1", "fake", buildSnapshot(tree("a", true)));
+  const open = map.elements.find((e) => e.name === "Open")!;
+  map.update(buildSnapshot(tree("b", true)));
+  assert.equal(map.version, 2);
+  checkElement(map, 1, open.id);
+  // The window guard refuses the same plan.
+  assert.ok(isDriverError(caught(() => checkVersion(map, 1)), "stale_version"));
+});
+
+Deno.test("checkElement() refuses when the target is gone, moved or changed, saying which", () => {
+  const at = (bounds: { x: number; y: number; w: number; h: number }, name = "Open") =>
+    node("AXWindow", "Main", WIN, [node("AXButton", name, bounds)]);
+  const map = new WindowMap("w1", "fake", buildSnapshot(at({ x: 10, y: 40, w: 60, h: 24 })));
+  const id = map.elements.find((e) => e.name === "Open")!.id;
+  map.update(buildSnapshot(at({ x: 10, y: 80, w: 60, h: 24 })));
+  const moved = caught(() => checkElement(map, 1, id));
+  assert.ok(isDriverError(moved, "stale_version"));
+  assert.equal((moved.data as { element: string }).element, "moved");
+  map.update(buildSnapshot(node("AXWindow", "Main", WIN, [])));
+  const gone = caught(() => checkElement(map, 2, id));
+  assert.equal((gone.data as { element: string }).element, "gone");
+  assert.match(gone.message, /is gone by version 3/);
+});
+
+Deno.test("checkElement() refuses a version ahead of the map as the window guard does", () => {
+  const map = new WindowMap("w1", "fake", buildSnapshot(tree("a")));
+  const err = caught(() => checkElement(map, 7, "nope"));
+  assert.ok(isDriverError(err, "stale_version"));
+  assert.deepEqual(Object.keys(err.data as object), ["map"]);
 });
