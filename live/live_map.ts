@@ -194,10 +194,12 @@ export class LiveMap {
       return true;
     }
     // A node the map does not hold: only focus landing on it, or it coming on screen,
-    // can change what the window shows (its parent announces new children itself).
+    // can change what the window shows (its parent announces new children itself). GTK 4
+    // says only that a flipped-in page's nodes got a size: that is them coming on screen.
     if (
       e.kind === "focus" ||
-      (e.kind === "state" && (e.detail === "showing" || e.detail === "visible"))
+      (e.kind === "state" && (e.detail === "showing" || e.detail === "visible")) ||
+      (e.kind === "bounds" && e.detail === "sized")
     ) {
       w.needsFull = true;
       return true;

@@ -54,6 +54,23 @@ Deno.test("LiveMap reads bounds-only for bounds, a subtree for structure, all fo
   }
 });
 
+Deno.test("LiveMap reads the window again when a node it does not hold gets a size", async () => {
+  const { engine, live } = setup({ probe_ms: 60_000 });
+  await live.start();
+  try {
+    const w = await live.refresh(target, signal());
+    engine.post({ app: target.app, kind: "bounds", handle: "zz" });
+    await live.current(w, signal());
+    assert.equal(engine.walks, 1, "a bounds change of a node off the map changes nothing");
+    // GTK 4 flipping a stack's page only gives the new page's nodes their size.
+    engine.post({ app: target.app, kind: "bounds", handle: "zz", detail: "sized" });
+    await live.current(w, signal());
+    assert.equal(engine.walks, 2);
+  } finally {
+    await live.close();
+  }
+});
+
 Deno.test("LiveMap goes to a full read after a burst past burst_limit", async () => {
   const { engine, live } = setup({ probe_ms: 60_000, burst_limit: 3 });
   await live.start();

@@ -50,6 +50,17 @@ export interface RawNode {
   expanded?: boolean;
   /** A selectable element's state; absent when it cannot be selected. */
   selected?: boolean;
+  /**
+   * A table cell's row and column (0-based), when the engine knows them: the cell's id is
+   * then keyed by them, not by its name or contents (`map/ids.ts`). Absent elsewhere.
+   */
+  cell?: { row: number; column: number };
+  /**
+   * The text of the element's label (a label relation: the "Size" beside a combo box),
+   * when the engine read one. A field, combo or slider, whose name may be its value, is
+   * keyed by it rather than by its name (`map/ids.ts`). Absent elsewhere.
+   */
+  label?: string;
 }
 
 /** How much of a node a patch reads again. */
@@ -165,7 +176,15 @@ export interface Capture {
 
 /** Screen-wide input, in screen points. */
 export type PixelInput =
-  | { kind: "click"; x: number; y: number; button: "left" | "right" | "middle"; count: number }
+  | {
+    kind: "click";
+    x: number;
+    y: number;
+    button: "left" | "right" | "middle";
+    count: number;
+    /** A modifier held down over the click (`ctrl`: a list adds the row to its selection). */
+    holding?: "ctrl";
+  }
   /**
    * `keyboard`: the pointer only gives the window under it the keyboard (with no window
    * manager, X sends keys there), so it need not land on the element.
@@ -194,6 +213,19 @@ export interface ActOutcome {
    * nothing was sent to the app, so there is nothing to wait for.
    */
   already?: true;
+  /** The text went in but cannot be read back (a password field): `found` means nothing. */
+  verified?: false;
+  /** The widget was told to take its new value (Return after a spin box's text). */
+  commit?: "enter";
+}
+
+/** What an action asks beyond its name and text. */
+export interface ActOptions {
+  /**
+   * `select`: add the element to its list's selection rather than replace the selection.
+   * An engine that cannot add refuses (`action_not_supported`); it never replaces instead.
+   */
+  extend?: boolean;
 }
 
 /** A change an app announced; the live map turns these into patches. */
@@ -263,6 +295,21 @@ export function refuseAimedKeys(engine: string, input: PixelInput, window?: stri
   );
 }
 
+/**
+ * Refuses `select` with `extend` on an engine that has no way to add to a selection
+ * (`action_not_supported`): replacing the selection instead would undo what the caller
+ * selected before.
+ */
+export function refuseExtend(engine: string, node: RawNode, options?: ActOptions): void {
+  if (options?.extend !== true) return;
+  throw new DriverError(
+    "action_not_supported",
+    `Cannot add "${node.name || node.role}" to a selection on the ${engine} engine: it ` +
+      "can only select one element, replacing the selection",
+    { actions: node.actions, engine },
+  );
+}
+
 /** Runs `input` with no gate. */
 export function ungated<T>(input: () => Promise<T>): Promise<T> {
   return input();
@@ -307,6 +354,7 @@ export interface Engine {
     value: string | undefined,
     signal: AbortSignal,
     gate?: InputGate,
+    options?: ActOptions,
   ): Promise<ActOutcome>;
   /**
    * A cheap fingerprint of the screen's top-level windows (window system ids, no names,

@@ -8,6 +8,7 @@ import type { DBusConnection } from "../../platform/dbus/mod.ts";
 import type { ActionName, Bounds } from "../../protocol/element.ts";
 import { DriverError } from "../../protocol/errors.ts";
 import {
+  type ActOptions,
   type ActOutcome,
   aimsAtPoint,
   type AppInfo,
@@ -50,7 +51,7 @@ import {
 } from "./skeleton.ts";
 import { STATE } from "./states.ts";
 import { mapLimit } from "../../util/pool.ts";
-import { buildTree } from "./tree.ts";
+import { buildTree, placeOf } from "./tree.ts";
 import { askToFill, hasPage, untilFilled, Warmups } from "./first_read.ts";
 import { isEmpty, uncover, visiblePart } from "./uncover.ts";
 import { Known } from "./known.ts";
@@ -325,7 +326,7 @@ export class AtspiEngine implements Engine {
         if (scope === "bounds") {
           // An animation posts bounds by the hundred: one call each, not a node read.
           const [x, y, w, h] = await client.extents(ref, limits);
-          return { ...BOUNDS_ONLY, handle, bounds: shifted({ x, y, w, h }, shift) };
+          return { ...BOUNDS_ONLY, handle, bounds: shifted(placeOf({ x, y, w, h }), shift) };
         }
         const max = scope === "subtree" ? budget.maxElements : 1;
         const known = this.#known;
@@ -461,6 +462,7 @@ export class AtspiEngine implements Engine {
     value: string | undefined,
     signal: AbortSignal,
     gate: InputGate = ungated,
+    options: ActOptions = {},
   ): Promise<ActOutcome> {
     const client = await this.#connect();
     const entry = await this.window(window, signal);
@@ -494,6 +496,7 @@ export class AtspiEngine implements Engine {
       value,
       limits,
       this.#known,
+      options,
     );
   }
 

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import type { DBusConnection, DBusSignal } from "../../platform/dbus/mod.ts";
+import { type DBusConnection, type DBusSignal, Variant } from "../../platform/dbus/mod.ts";
 import type { EngineEvent } from "../../model/engine.ts";
 import { handleOf } from "./client.ts";
 import { BoundsFilter } from "./flood.ts";
@@ -65,6 +65,14 @@ export const MAX_MUTE_MS = 300_000;
 const objectRule = (app: string, member: string) =>
   `type='signal',sender='${app}',interface='org.a11y.atspi.Event.Object',member='${member}'`;
 
+/** Is `data` (a BoundsChanged's variant of `(iiii)`) a box of some area? */
+function hasArea(data: unknown): boolean {
+  const rect = data instanceof Variant ? data.value : data;
+  if (!Array.isArray(rect) || rect.length < 4) return false;
+  const [, , w, h] = rect as number[];
+  return typeof w === "number" && typeof h === "number" && w > 0 && h > 0;
+}
+
 /** Maps one signal to an event, or `undefined` for signals the live map ignores. */
 export function eventOf(s: DBusSignal): EngineEvent | undefined {
   const app = s.sender;
@@ -83,7 +91,8 @@ export function eventOf(s: DBusSignal): EngineEvent | undefined {
     case "TextChanged":
       return { app, kind: "text", handle };
     case "BoundsChanged":
-      return { app, kind: "bounds", handle };
+      // `sized`: it now has an area to show in (a GTK 4 stack's page flipped into view).
+      return { app, kind: "bounds", handle, ...(hasArea(s.body[3]) ? { detail: "sized" } : {}) };
     case "ActiveDescendantChanged":
     case "SelectionChanged":
       return { app, kind: "state", handle };

@@ -100,7 +100,15 @@ async function tableCells(
   const left = first?.column ?? 0;
   const bottom = Math.min(rows - 1, last?.row ?? top + FALLBACK_ROWS - 1);
   const right = Math.min(columns - 1, last?.column ?? left + FALLBACK_COLUMNS - 1);
-  const width = right - left + 1;
+  // A view whose columns are moved or hidden (Qt's header sections: KeePassXC shows its
+  // icon column, logical 10, first) is not the logical range between its corners.
+  const scanned = columns <= MAX_SCANNED_COLUMNS
+    ? await shownColumns(client, ref, top, columns, shown, limits)
+    : [];
+  const wanted = scanned.length > 0
+    ? scanned
+    : Array.from({ length: right - left + 1 }, (_, i) => left + i);
+  const width = wanted.length;
   // The budget cuts whole rows from the bottom: a row is read entirely or not at all. No
   // more rows than the view can show are asked, whatever the probes said: a wrong range
   // must not make the app build thousands of cells.
@@ -108,8 +116,8 @@ async function tableCells(
   const keptRows = Math.max(1, Math.min(bottom - top + 1, fits, Math.floor(room / width)));
   const cells: Promise<Ref | undefined>[] = [];
   for (let r = top; r < top + keptRows; r++) {
-    for (let c = left; c <= right && cells.length < room; c++) {
-      cells.push(cellRefAt(client, ref, r, c, limits));
+    for (const c of wanted) {
+      if (cells.length < room) cells.push(cellRefAt(client, ref, r, c, limits));
     }
   }
   const seen = new Set<string>();
@@ -126,11 +134,42 @@ async function tableCells(
       rows,
       columns,
       first_row: top,
-      first_column: left,
+      first_column: Math.min(...wanted),
       last_row: top + keptRows - 1,
-      last_column: right,
+      last_column: Math.max(...wanted),
     },
   };
+}
+
+/**
+ * Most columns whose cells are each asked where they are. A spreadsheet's thousands are
+ * never: LibreOffice builds each cell it is asked about.
+ */
+const MAX_SCANNED_COLUMNS = 64;
+
+/**
+ * The columns of `table` whose cell in row `row` is inside `shown`, its shown part, in the
+ * order they show from left to right; empty when the table places none.
+ */
+async function shownColumns(
+  client: AtspiClient,
+  table: Ref,
+  row: number,
+  columns: number,
+  shown: Bounds,
+  limits: CallLimits,
+): Promise<number[]> {
+  const at = await Promise.all(
+    Array.from({ length: columns }, async (_, column) => {
+      const cell = await cellRefAt(client, table, row, column, limits).catch(absent);
+      const box = cell && await client.extents(cell, limits).catch(absent);
+      if (!box) return undefined;
+      const [x, y, w, h] = box;
+      const part = visiblePart({ x, y, w, h }, shown);
+      return part.w > 0 && part.h > 0 ? { column, x } : undefined;
+    }),
+  );
+  return at.filter((c) => c !== undefined).sort((a, b) => a.x - b.x).map((c) => c.column);
 }
 
 /** The smallest row height assumed when bounding how many rows a view can show. */

@@ -14,6 +14,7 @@ import { STATE } from "./states.ts";
 import { mapLimit } from "../../util/pool.ts";
 import { Known } from "./known.ts";
 import { type DropDownCandidate, dropDownCandidate, markDropDowns } from "./drop_down.ts";
+import { LABELLED_ROLES, labelOf } from "./label.ts";
 
 /** Pending replies per app at once; stays under the bus's per-connection reply limit. */
 const PIPELINE = 64;
@@ -153,7 +154,104 @@ export async function buildTree(
     limits,
   );
   await Promise.all([mapLimit(kept, PIPELINE, (k) => enrich(client, k, limits, known)), marking]);
-  return { root: kept[0]!.raw, nodes: kept.length, truncated };
+  const root = kept[0]!.raw;
+  if (shown !== STATE.VISIBLE) return { root, nodes: kept.length, truncated };
+  const hidden = await dropStackedAway(client, kept, limits);
+  return { root, nodes: kept.length - hidden - pruneUnshown(root), truncated };
+}
+
+/**
+ * GTK 4: drops the pages a stack does not show, answering how many nodes went. A page is
+ * a node without extents (GtkStackPage) over its content; a page shown once keeps its
+ * size and VISIBLE after the stack flips away from it, but no longer contains its own
+ * middle (`Component.Contains`, which asks GTK where it is drawn).
+ */
+async function dropStackedAway(
+  client: AtspiClient,
+  kept: readonly Kept[],
+  limits: CallLimits,
+): Promise<number> {
+  const byRaw = new Map(kept.map((k) => [k.raw, k]));
+  const checks: { parent: RawNode; child: Kept }[] = [];
+  for (const k of kept) {
+    if (k.node.ifaces.has("Component")) continue;
+    for (const c of k.raw.children) {
+      const child = byRaw.get(c);
+      if (child?.node.ifaces.has("Component") && !noArea(c.bounds)) {
+        checks.push({ parent: k.raw, child });
+      }
+    }
+  }
+  let dropped = 0;
+  await mapLimit(checks, PIPELINE, async ({ parent, child }) => {
+    const { x, y, w, h } = child.raw.bounds;
+    const [inside] = await client.call(child.node.ref, "Component", "Contains", limits, "iiu", [
+      Math.round(x + w / 2),
+      Math.round(y + h / 2),
+      0,
+    ]).catch((err: { code?: string }) => {
+      if (err.code === "timeout" || err.code === "app_not_running") throw err;
+      return [true]; // a node gone, or no answer: kept, as the read found it
+    });
+    if (inside !== false) return;
+    parent.children = parent.children.filter((c) => c !== child.raw);
+    dropped += count(child.raw);
+  });
+  return dropped;
+}
+
+/** Coordinates past this are a toolkit's "no place" (GTK 3 answers INT_MIN, -2147483648). */
+const NO_PLACE = 2 ** 30;
+
+/**
+ * `b`, or an empty box at 0,0 when the toolkit says the node has no place on screen (a
+ * closed menu's item, a row scrolled out): such numbers are never put in the map.
+ */
+export function placeOf(b: RawNode["bounds"]): RawNode["bounds"] {
+  const nowhere = [b.x, b.y, b.w, b.h].some((v) => !Number.isFinite(v) || Math.abs(v) >= NO_PLACE);
+  return nowhere ? { x: 0, y: 0, w: 0, h: 0 } : b;
+}
+
+/** Has `b` no area to show anything in? */
+const noArea = (b: RawNode["bounds"]) => b.w <= 0 || b.h <= 0;
+
+/**
+ * Drops, below `root`, every subtree whose nodes all have no area; answers how many nodes
+ * went. GTK 4 says VISIBLE of what a hidden page holds (a Gtk.Stack's other pages: "Could
+ * Not Open File" in a text editor) and never says SHOWING, so only the size it allocated
+ * tells: nothing at all. A container of no size keeps a child that has one (GTK 4 does
+ * not clip by default).
+ */
+export function pruneUnshown(root: RawNode): number {
+  let dropped = 0;
+  // Post-order without recursion: a node is judged once its children are.
+  const empty = new Map<RawNode, boolean>();
+  const stack: { node: RawNode; seen: boolean }[] = [{ node: root, seen: false }];
+  while (stack.length > 0) {
+    const top = stack.pop()!;
+    if (!top.seen) {
+      stack.push({ node: top.node, seen: true });
+      for (const c of top.node.children) stack.push({ node: c, seen: false });
+      continue;
+    }
+    const n = top.node;
+    const kept = n.children.filter((c) => !empty.get(c));
+    for (const c of n.children) if (empty.get(c)) dropped += count(c);
+    n.children = kept;
+    empty.set(n, kept.length === 0 && noArea(n.bounds));
+  }
+  return dropped;
+}
+
+function count(n: RawNode): number {
+  let total = 0;
+  const stack = [n];
+  while (stack.length > 0) {
+    const m = stack.pop()!;
+    total++;
+    stack.push(...m.children);
+  }
+  return total;
 }
 
 function shell(node: SkeletonNode): RawNode {
@@ -164,7 +262,8 @@ function shell(node: SkeletonNode): RawNode {
       multiLine: s.has(STATE.MULTI_LINE),
       editable: s.has(STATE.EDITABLE),
     }),
-    name: node.name,
+    // Menus pad their names to align accelerators ("Save      " in mousepad, LibreOffice).
+    name: node.name.trim(),
     bounds: { x: 0, y: 0, w: 0, h: 0 },
     enabled: s.has(STATE.SENSITIVE) || s.has(STATE.ENABLED),
     focused: s.has(STATE.FOCUSED) || (s.has(STATE.ACTIVE) && atspiRoleName(node.role) === "frame"),
@@ -203,6 +302,34 @@ const VALUE_IS_STATE = new Set([
   "radio_menu_item",
   "separator",
 ]);
+
+/**
+ * Roles an agent acts on by name: one with an empty name is named by its description (the
+ * tooltip of an icon button: "Replace all (F10)"), as a screen reader reads it.
+ */
+const DESCRIBED_ROLES = new Set([
+  "push_button",
+  "push_button_menu",
+  "toggle_button",
+  "check_box",
+  "radio_button",
+  "menu_item",
+  "check_menu_item",
+  "radio_menu_item",
+  "combo_box",
+  "link",
+  "image",
+  "icon",
+  "slider",
+  "spin_button",
+  "text",
+  "entry",
+  "password_text",
+]);
+
+/** Is an unnamed node of AtspiRole `role` named by its description? */
+export const namedByDescription = (role: number): boolean =>
+  DESCRIBED_ROLES.has(atspiRoleName(role));
 
 /** Checkable roles that only a sibling's check unchecks. */
 const RADIO_ROLES = new Set(["radio_button", "radio_menu_item"]);
@@ -289,23 +416,31 @@ async function enrich(
   const ref = node.ref;
   const role = atspiRoleName(node.role);
   const jobs: Promise<void>[] = [];
-  if (node.nameUnsure) {
-    jobs.push(
-      client.prop(ref, "Accessible", "Name", limits).then((name) => {
-        raw.name = String(name ?? "");
-      }),
-    );
+  const named = node.nameUnsure
+    ? client.prop(ref, "Accessible", "Name", limits).then((name) => {
+      raw.name = String(name ?? "").trim();
+    })
+    : Promise.resolve();
+  if (node.nameUnsure || (raw.name === "" && DESCRIBED_ROLES.has(role))) {
+    jobs.push(named.then(async () => {
+      if (raw.name !== "" || !DESCRIBED_ROLES.has(role)) return;
+      raw.name = String(await client.prop(ref, "Accessible", "Description", limits) ?? "")
+        .trim();
+    }));
   }
   if (known.noFocusRequest.has(ref.bus) && !raw.actions.includes("type_text")) {
     raw.actions = raw.actions.filter((a) => a !== "focus");
   }
   if (node.ifaces.has("Action")) {
     // GTK 4 puts the Action interface on every widget; only a non-zero count means the
-    // element really can be pressed.
+    // element really can be pressed. Qt lists no action on a disabled widget, so a count
+    // is remembered, and used, only while the node is enabled: a button enabled later
+    // (FeatherPad's Save after a key) is asked again and offers `press`.
     const fixed = known.get(ref);
-    const count = fixed?.actions !== undefined
+    const count = fixed?.actions !== undefined && raw.enabled
       ? Promise.resolve(fixed.actions)
       : client.prop(ref, "Action", "NActions", limits).then((n) => {
+        if (!raw.enabled) return Number(n);
         known.set(ref, {
           ...known.get(ref),
           role: node.role,
@@ -321,7 +456,15 @@ async function enrich(
   if (node.ifaces.has("Component")) {
     jobs.push(
       client.extents(ref, limits).then(([x, y, w, h]) => {
-        raw.bounds = { x, y, w, h };
+        raw.bounds = placeOf({ x, y, w, h });
+      }),
+    );
+  }
+  // A field whose name may be its value is keyed by its label instead (map/ids.ts).
+  if (LABELLED_ROLES.has(role)) {
+    jobs.push(
+      labelOf(client, ref, limits).then((label) => {
+        if (label !== undefined) raw.label = label;
       }),
     );
   }
