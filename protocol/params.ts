@@ -53,20 +53,37 @@ const ElementAction = {
   id: Id,
   action: ActionName,
   value: Text.optional(),
+  /** `select` only: add the element to the selection rather than replace the selection. */
+  extend: z.boolean().optional(),
 };
 
 /** Actions that put text somewhere need the text. */
 const needsValue = (p: { action: string; value?: string | undefined }) =>
   !(p.action === "set_value" || p.action === "type_text") || p.value !== undefined;
 const valueIssue = { message: "Required for set_value and type_text", path: ["value"] };
+/** `extend` means something for `select` alone: anywhere else it is a mistake to say so. */
+const extendsSelect = (p: { action: string; extend?: boolean | undefined }) =>
+  p.extend === undefined || p.action === "select";
+const extendIssue = { message: "Only select takes extend", path: ["extend"] };
+
+/**
+ * What a plan made on an older version may act on. `window` (the default): any change of
+ * the window since then refuses with `stale_version`. `element`: only a change of the
+ * target itself (gone, moved, renamed, disabled, other actions) refuses; otherwise the
+ * action goes ahead and the answer's diff holds what changed meanwhile.
+ */
+export const Guard = z.enum(["window", "element"]);
+/** See {@link Guard}. */
+export type Guard = z.infer<typeof Guard>;
 
 /** `act`. */
 export const ActParams = z.strictObject({
   window: WindowId,
   version: Version,
   ...ElementAction,
+  guard: Guard.optional(),
   ...timeout,
-}).refine(needsValue, valueIssue);
+}).refine(needsValue, valueIssue).refine(extendsSelect, extendIssue);
 
 /** `pixel_click`. */
 export const PixelClickParams = z.strictObject({
@@ -130,7 +147,10 @@ const PixelStep = z.discriminatedUnion("op", [
 
 /** One `run_batch` step. */
 export const BatchStep = z.union([
-  z.strictObject(ElementAction).refine(needsValue, valueIssue),
+  z.strictObject(ElementAction).refine(needsValue, valueIssue).refine(
+    extendsSelect,
+    extendIssue,
+  ),
   PixelStep,
 ]);
 /** One `run_batch` step. */

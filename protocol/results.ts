@@ -153,6 +153,16 @@ export const ActResult = z.strictObject({
   /** The element already was as asked (`check` on a checked box): nothing was done. */
   already: z.literal(true).optional(),
   /**
+   * False when the text cannot be read back to check it (a password field shows bullets,
+   * or nothing): the text was entered, and `ok` says no more than that.
+   */
+  verified: z.literal(false).optional(),
+  /**
+   * How a `set_value` was committed, when the widget takes a value only once told so: a
+   * spin box or a spreadsheet cell is given `enter` (the Return key) after the text.
+   */
+  commit: z.enum(["enter"]).optional(),
+  /**
    * `changed` when the app reacted or the map moved on from the planned version; `none`
    * when nothing changed, and always when `already` (nothing was done: what the map took
    * in meanwhile is still in the diff).
@@ -199,6 +209,10 @@ export const StepResult = z.strictObject({
   value: z.string().optional(),
   /** The element already was as asked: nothing was done. */
   already: z.literal(true).optional(),
+  /** As `act`'s: the text went in but cannot be read back. */
+  verified: z.literal(false).optional(),
+  /** As `act`'s: how a `set_value` was committed. */
+  commit: z.enum(["enter"]).optional(),
   /** The step's element was found again by its crop: its id had changed since the plan. */
   resolved_by: z.literal("crop").optional(),
   settled: Settled.optional(),

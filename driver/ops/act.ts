@@ -4,7 +4,13 @@
  *
  * @module
  */
-import { checkVersion, findByCrop, resolveAt, type WindowMap } from "../../map/mod.ts";
+import {
+  checkElement,
+  checkVersion,
+  findByCrop,
+  resolveAt,
+  type WindowMap,
+} from "../../map/mod.ts";
 import type { ActionName, Element } from "../../protocol/element.ts";
 import { DriverError, toRpcError } from "../../protocol/errors.ts";
 import type { HandlerResultOf, ParamsOf } from "../../protocol/ops.ts";
@@ -29,6 +35,10 @@ interface StepOutcome {
   already: boolean;
   /** The element was found again by its crop: its id had changed. */
   byCrop: boolean;
+  /** See ActOutcome. */
+  verified?: false;
+  /** See ActOutcome. */
+  commit?: "enter";
   settled: Settled;
   settleMs: number;
   reacted: boolean;
@@ -42,15 +52,20 @@ interface StepOutcome {
 /** Errors of a read after an action that mean the action closed what it acted in. */
 const GONE = new Set(["window_not_found", "app_not_running"]);
 
-/** Checks the plan's version against a map brought up to date first. */
+/**
+ * Checks the plan's version against a map brought up to date first: the whole window's
+ * (`guard` absent or `window`), or only element `id`'s (`element`, map/stale.ts).
+ */
 async function syncAndCheck(
   core: DriverCore,
   window: string,
   version: number,
   signal: AbortSignal,
+  element?: string,
 ) {
   const { watched } = await core.live.current(core.live.windows.get(window), signal);
-  checkVersion(watched.map, version);
+  if (element === undefined) checkVersion(watched.map, version);
+  else checkElement(watched.map, version, element);
   return watched;
 }
 
@@ -76,7 +91,9 @@ async function runStep(
   core: DriverCore,
   w: Watched,
   planned: number,
-  step: { id: string; action: ActionName; value?: string | undefined } | { input: PixelStep },
+  step:
+    | { id: string; action: ActionName; value?: string | undefined; extend?: boolean | undefined }
+    | { input: PixelStep },
   ctx: CallContext,
 ): Promise<StepOutcome> {
   const { signal } = ctx;
@@ -97,9 +114,7 @@ async function runStep(
     }
     return await core.locks.pixels(w.window, ctx.op, input, signal);
   };
-  let via: ActOutcome["via"] = "pixel";
-  let found: string | undefined;
-  let already: true | undefined;
+  let outcome: ActOutcome = { via: "pixel" };
   let byCrop = false;
   let actedOn: RawNode | undefined;
   if ("input" in step) {
@@ -115,7 +130,8 @@ async function runStep(
     }
     const aimAt = (target: RawNode) => {
       aimed = { id: step.id, node: target };
-      return engine.act(w.window, target, step.action, step.value, signal, gate);
+      const options = step.extend === undefined ? {} : { extend: step.extend };
+      return engine.act(w.window, target, step.action, step.value, signal, gate, options);
     };
     // The element came to rest elsewhere before any input was sent: aim again, once.
     const actOn = (target: RawNode) =>
@@ -125,21 +141,27 @@ async function runStep(
         return aimAt(node);
       });
     try {
-      ({ via, found, already } = await actOn(node));
+      outcome = await actOn(node);
     } catch (err) {
       // The map lists the id but the app replaced the object behind it (Gecko and
       // Chromium recreate objects): read the window once, find the id again, act on it.
       if (!(err instanceof DriverError && err.code === "element_not_found")) throw err;
-      const again = await findAgain(core, w, step.id, node.handle, ctx);
+      const again = await findAgain(core, w, step.id, node.handle, ctx).catch((gone) => {
+        // Its window went with it: the press closed its dialog (the toolkit destroyed the
+        // button while answering). It was done, and the answer says so.
+        if (gone instanceof DriverError && GONE.has(gone.code)) return "closed" as const;
+        throw gone;
+      });
+      if (again === "closed") return closedBy(w, node, byCrop);
       if (again === undefined) throw err;
       ({ watched: w, node } = again);
-      ({ via, found, already } = await actOn(node));
+      outcome = await actOn(node);
       core.rebound++;
     }
-    if (already) {
+    if (outcome.already) {
       return {
-        via,
-        found,
+        ...outcome,
+        found: outcome.found,
         already: true,
         byCrop,
         settled: "no_reaction",
@@ -176,8 +198,8 @@ async function runStep(
   if (!closed) core.live.followMotion(watched, plannedBounds);
   const acted = actedOn;
   return {
-    via,
-    found,
+    ...outcome,
+    found: outcome.found,
     already: false,
     byCrop,
     closed,
@@ -186,6 +208,22 @@ async function runStep(
     reacted,
     watched,
     ...(acted !== undefined ? { acted } : {}),
+  };
+}
+
+/** The outcome of an action whose element went with its window, before any settle. */
+function closedBy(w: Watched, node: RawNode, byCrop: boolean): StepOutcome {
+  return {
+    via: "action",
+    found: undefined,
+    already: false,
+    byCrop,
+    closed: true,
+    settled: "quiet",
+    settleMs: 0,
+    reacted: true,
+    watched: w,
+    acted: node,
   };
 }
 
@@ -247,7 +285,8 @@ export async function act(
   p: ParamsOf<"act">,
   ctx: CallContext,
 ): Promise<HandlerResultOf<"act">> {
-  const w = await syncAndCheck(core, p.window, p.version, ctx.signal);
+  const guarded = p.guard === "element" ? p.id : undefined;
+  const w = await syncAndCheck(core, p.window, p.version, ctx.signal, guarded);
   const windows = core.live.events.windowCount(w.app);
   const screenBefore = await screenWindows(core, ctx);
   const out = await runStep(core, w, p.version, p, ctx);
@@ -278,6 +317,8 @@ export async function act(
     via: out.via,
     ...(out.found !== undefined ? { value: out.found } : {}),
     ...(out.already ? { already: true as const } : {}),
+    ...(out.verified === false ? { verified: false as const } : {}),
+    ...(out.commit !== undefined ? { commit: out.commit } : {}),
     ...(out.closed ? { closed: true as const } : {}),
     ...(core.live.moving(out.watched) ? { moving: true as const } : {}),
     effect: changed ? "changed" : "none",
@@ -345,7 +386,7 @@ const TREE_LAG_MS = 500;
 
 /**
  * Which of the X windows that `appeared` are `w`'s app's, that no notification announced
- * and `opened` lacks: a vision app's every new window, a tree app's new dialogs.
+ * and `opened` lacks: a vision app's every new window, a tree app's new dialogs and windows.
  */
 async function xOpened(
   core: DriverCore,
@@ -354,11 +395,13 @@ async function xOpened(
   opened: readonly WindowInfo[],
   ctx: CallContext,
 ): Promise<WindowInfo[]> {
-  // A vision app's every window; a tree app's dialogs only (its other X windows are its
-  // tree's own).
+  // A vision app's every window; a tree app's dialogs and plain windows (Qt announces a
+  // new tool window, shown without a window manager, by no window event), not its menus
+  // and popups, which its tree holds.
   const vision = w.map.engine === "vision";
   const now = (await xWindowsOf(core, w.pid, ctx) ?? []).filter((x) =>
-    appeared.has(x.window) && (vision || x.role === "dialog")
+    appeared.has(x.window) &&
+    (vision || x.role === undefined || x.role === "window" || x.role === "dialog")
   );
   // `now` holds only windows that appeared: none of them was there before.
   const before = new Set<string>();
@@ -471,6 +514,8 @@ export async function runBatch(
           }
           : {}),
         ...(out.already ? { already: true as const } : {}),
+        ...(out.verified === false ? { verified: false as const } : {}),
+        ...(out.commit !== undefined ? { commit: out.commit } : {}),
         ...(out.byCrop ? { resolved_by: "crop" as const } : {}),
         settled: out.settled,
         ms: elapsed(t0),

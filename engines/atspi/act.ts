@@ -8,9 +8,10 @@
  */
 import type { ActionName, Bounds } from "../../protocol/element.ts";
 import { DriverError } from "../../protocol/errors.ts";
-import type { ActOutcome, RawNode } from "../../model/engine.ts";
+import type { ActOptions, ActOutcome, RawNode } from "../../model/engine.ts";
 import type { AtspiClient, CallLimits, Ref } from "./client.ts";
-import { Variant } from "../../platform/dbus/mod.ts";
+import { DBusError } from "../../platform/dbus/mod.ts";
+import { hasValue, inBrowser, setNumber, stepByKeys } from "./range_value.ts";
 import { enterText } from "./text_entry.ts";
 import type { Known } from "./known.ts";
 import { alive, centre, doNamedAction, type Input, refused } from "./named_action.ts";
@@ -19,6 +20,7 @@ import { scrollIntoView } from "./scroll.ts";
 import { clickText } from "./text_click.ts";
 import { showComboMenu } from "./combo_open.ts";
 import { isEmpty } from "./uncover.ts";
+import { STATE } from "./states.ts";
 
 export type { Input } from "./named_action.ts";
 
@@ -73,7 +75,9 @@ export async function performAction(
   value: string | undefined,
   limits: CallLimits,
   known: Known,
+  options: ActOptions = {},
 ): Promise<ActOutcome> {
+  if (action !== "scroll_into_view") await enabledNow(client, ref, node, action, limits);
   const prefs = PREFERRED[action];
   // The last resort clicks where the element is: only if it is still there.
   const pixelClick = async (button: "left" | "right"): Promise<ActOutcome> => {
@@ -87,7 +91,16 @@ export async function performAction(
     case "select":
     case "expand":
     case "collapse":
-      return await stateAction(client, input, ref, node, action, limits);
+      return await stateAction(
+        client,
+        input,
+        ref,
+        node,
+        action,
+        limits,
+        options.extend === true,
+        known.toolkits.get(ref.bus),
+      );
     case "click":
       // Words inside the element's text: the page made them clickable, not an element.
       if (value !== undefined) {
@@ -124,6 +137,39 @@ export async function performAction(
   }
 }
 
+/**
+ * Refuses an action on an element disabled now (its state read at once: the map may not
+ * have heard it change): a click on it does nothing, and answering ok would say it did.
+ * An empty state set (a toolkit that answers none) is no proof of anything.
+ */
+async function enabledNow(
+  client: AtspiClient,
+  ref: Ref,
+  node: RawNode,
+  action: ActionName,
+  limits: CallLimits,
+): Promise<void> {
+  const s = await client.states(ref, limits);
+  if (s.has(STATE.SENSITIVE) || s.has(STATE.ENABLED) || !s.has(STATE.VISIBLE)) return;
+  throw refused({ ...node, actions: [] }, VERBS[action], "it is disabled");
+}
+
+/** How a refusal names each action (`Cannot <verb> "Save": ...`). */
+const VERBS: Record<ActionName, string> = {
+  press: "press",
+  click: "click",
+  focus: "focus",
+  set_value: "set the value of",
+  type_text: "type into",
+  select: "select",
+  expand: "expand",
+  collapse: "collapse",
+  scroll_into_view: "scroll to",
+  show_menu: "show the menu of",
+  check: "check",
+  uncheck: "uncheck",
+};
+
 /** Roles whose press can open a modal dialog from its handler: a button, a menu item. */
 const DIALOG_OPENERS = new Set(["AXButton", "AXMenuItem"]);
 
@@ -154,23 +200,38 @@ async function setValue(
 ): Promise<ActOutcome> {
   value = required(value, "set_value");
   if (!node.actions.includes("set_value")) throw refused(node, "set the value of");
+  const n = value.trim() === "" ? NaN : Number(value);
+  // A spin box takes a number through its Value at once, committed (Qt and GTK emit their
+  // value-changed): its typed text waits for Return, which a dialog takes as its default
+  // button. Its shown text ("4 / 10") carries a suffix the number is compared without.
+  const browser = inBrowser(known, ref);
+  if (
+    node.role === "AXIncrementor" && Number.isFinite(n) && !browser &&
+    await hasValue(client, ref, limits, known)
+  ) {
+    // A Value that refuses to be set (a browser's, read-only) leaves the text to type.
+    const out = await setNumber(client, ref, n, limits).catch((err) => {
+      if (err instanceof DBusError && node.actions.includes("type_text")) return undefined;
+      throw err;
+    });
+    if (out && (out.found === undefined || !node.actions.includes("type_text"))) return out;
+  }
+  // A page's number field hears typed digits as `input` only, and `change` once the focus
+  // leaves: its arrow keys step it as a user does, and the page hears both.
+  if (browser && node.role === "AXIncrementor" && Number.isFinite(n)) {
+    return await stepByKeys(client, input, ref, node, n, limits);
+  }
   if (node.actions.includes("type_text")) {
     return await enterText(client, input, ref, node, { kind: "set", value }, limits, known);
   }
-  const n = Number(value);
   if (!Number.isFinite(n)) {
     throw new DriverError("invalid_params", `"${value}" is not a number for a ranged element`, {
       issues: [{ path: ["value"], message: "Expected a number" }],
     });
   }
-  await client.call(ref, "org.freedesktop.DBus.Properties", "Set", limits, "ssv", [
-    "org.a11y.atspi.Value",
-    "CurrentValue",
-    new Variant("d", n),
-  ]);
-  // A range clamps and steps what it is given: what it holds is the answer.
-  const now = Number(await client.prop(ref, "Value", "CurrentValue", limits));
-  return Math.abs(now - n) < 1e-9 ? { via: "action" } : { via: "action", found: String(now) };
+  return browser
+    ? await stepByKeys(client, input, ref, node, n, limits)
+    : await setNumber(client, ref, n, limits);
 }
 
 async function typeText(

@@ -16,15 +16,17 @@ export type Input = (input: PixelInput) => Promise<void>;
 /** Most actions one element is asked the names of. */
 const MAX_ACTIONS = 16;
 
-/** `action_not_supported` for `node`, saying `why` and naming what it does offer. */
-export function refused(
-  node: RawNode,
-  action: string,
-  why = "the element offers no way to",
-): DriverError {
+/**
+ * `action_not_supported` for `node`, saying `why`; by default, what the element does offer,
+ * so the sentence ends with what the caller can do instead.
+ */
+export function refused(node: RawNode, action: string, why?: string): DriverError {
+  const offers = node.actions.length > 0
+    ? `its actions are ${node.actions.join(", ")}`
+    : "it offers no action";
   return new DriverError(
     "action_not_supported",
-    `Cannot ${action} "${node.name || node.role}": ${why}`,
+    `Cannot ${action} "${node.name || node.role}": ${why ?? offers}`,
     { actions: node.actions },
   );
 }

@@ -29,6 +29,12 @@ export function addParents(apps: AppInfo[], tops: readonly TopLevelWindow[]): vo
       const same = mine.filter((t) => t.title === w.title);
       if (same.length === 1) xOf.set(w.window, same[0]!); // two alike: which is which is unknown
     }
+    // A GTK alert is named by its message on the bus and has no X title: the one window
+    // left on each side is the same window.
+    const unpaired = app.windows.filter((w) => !xOf.has(w.window));
+    const taken = new Set([...xOf.values()].map((t) => t.xid));
+    const spare = mine.filter((t) => !taken.has(t.xid));
+    if (unpaired.length === 1 && spare.length === 1) xOf.set(unpaired[0]!.window, spare[0]!);
     const idOf = new Map([...xOf].map(([id, t]) => [t.xid, id]));
     for (const w of app.windows) {
       if (xOf.get(w.window)?.modal) w.modal = true;

@@ -89,3 +89,18 @@ Deno.test("addParents() marks modal the window X says is (Qt's bridge never says
   assert.equal(apps[0]!.windows[1]!.parent, "wmain");
   assert.equal(apps[0]!.windows[0]!.modal, undefined, "the main window is not modal");
 });
+
+Deno.test("addParents() pairs an alert named by its message with the one untitled X window left", () => {
+  const apps: AppInfo[] = [{
+    app: ":1.9",
+    pid: 7,
+    name: "zoo",
+    windows: [win("wmain", "Zoo"), win("walert", "Could not save the file", "alert")],
+  }];
+  addParents(apps, [
+    { xid: 10, title: "Zoo", instance: "zoo", className: "Zoo", pid: 7 },
+    { xid: 20, title: "", instance: "zoo", className: "Zoo", pid: 7, transientFor: 10 },
+  ]);
+  assert.equal(apps[0]!.windows[1]!.parent, "wmain");
+  assert.equal(apps[0]!.windows[0]!.parent, undefined);
+});

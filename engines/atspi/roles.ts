@@ -187,7 +187,7 @@ const AX: Partial<Record<AtspiRoleName, string>> = {
   menu_item: "AXMenuItem",
   page_tab: "AXRadioButton",
   page_tab_list: "AXTabGroup",
-  password_text: "AXTextField",
+  password_text: "AXSecureTextField",
   popup_menu: "AXMenu",
   progress_bar: "AXProgressIndicator",
   push_button: "AXButton",

@@ -77,7 +77,8 @@ const WANT: Record<StateActionName, Want> = {
   select: {
     reached: (s) => s.has(STATE.SELECTED),
     otherwise: () => "not selected",
-    names: ["select", "activate", "click", "press", "jump"],
+    // Not "activate": a file manager's row opens by it (Thunar opened the folder).
+    names: ["select", "click", "press", "jump"],
     field: "selected",
   },
 };
@@ -106,10 +107,20 @@ const readBack = (
  * Selects the element through its parent's `Selection` (list rows, tabs, options), or
  * selects its row through its parent's `Table`: the ways screen readers select, with no
  * pointer and no side effect of a click. GTK 3's tree view refuses `SelectChild` when it
- * has more than one column, and takes `AddRowSelection`. False when the parent has neither
- * interface or refuses.
+ * has more than one column, and takes `AddRowSelection`. Both add to a list that selects
+ * many, and few lists say they do (GTK's never say MULTISELECTABLE): so the selection is
+ * counted after. Unless `extend`, others still selected are cleared and the element
+ * selected again; with `extend`, a list that dropped the others selects one at a time,
+ * which is a refusal, not a success. False when the parent has neither interface or
+ * refuses.
  */
-async function selectInParent(client: AtspiClient, ref: Ref, limits: CallLimits): Promise<boolean> {
+async function selectInParent(
+  client: AtspiClient,
+  ref: Ref,
+  node: RawNode,
+  limits: CallLimits,
+  extend: boolean,
+): Promise<boolean> {
   const [parent, index] = await Promise.all([
     client.prop(ref, "Accessible", "Parent", limits) as Promise<[string, string]>,
     client.call(ref, "Accessible", "GetIndexInParent", limits).then(([i]) => Number(i)),
@@ -117,15 +128,51 @@ async function selectInParent(client: AtspiClient, ref: Ref, limits: CallLimits)
   const up = { bus: parent[0] || ref.bus, path: parent[1] };
   if (!up.path || index < 0) return false;
   const [ifaces] = (await client.call(up, "Accessible", "GetInterfaces", limits)) as [string[]];
+  const single = () => refused(node, "extend the selection with", "its list selects one at a time");
   if (ifaces.includes("org.a11y.atspi.Selection")) {
+    const count = async () =>
+      Number(await client.prop(up, "Selection", "NSelectedChildren", limits));
+    const before = extend ? await count() : 0;
     const [ok] = await client.call(up, "Selection", "SelectChild", limits, "i", [index]);
-    if (ok === true) return true;
+    if (ok === true) {
+      const after = await count();
+      if (extend && before > 0 && after <= before) throw single();
+      if (!extend && after > 1) {
+        await client.call(up, "Selection", "ClearSelection", limits);
+        await client.call(up, "Selection", "SelectChild", limits, "i", [index]);
+      }
+      return true;
+    }
   }
   if (!ifaces.includes("org.a11y.atspi.Table")) return false;
   const [row] = await client.call(up, "Table", "GetRowAtIndex", limits, "i", [index]);
   if (typeof row !== "number" || row < 0) return false;
+  const rows = async () =>
+    ((await client.call(up, "Table", "GetSelectedRows", limits)) as [number[]])[0] ?? [];
+  const before = extend ? (await rows()).filter((r) => r !== row).length : 0;
   const [ok] = await client.call(up, "Table", "AddRowSelection", limits, "i", [row]);
-  return ok === true;
+  if (ok !== true) return false;
+  const others = (await rows()).filter((r) => r !== row);
+  if (extend && before > 0 && others.length < before) throw single();
+  if (!extend) {
+    for (const other of others) {
+      await client.call(up, "Table", "RemoveRowSelection", limits, "i", [other]);
+    }
+  }
+  return true;
+}
+
+/**
+ * Is the element the only one its list has selected? A list with no `Selection` to count
+ * by (a tree view's rows, selected by its `Table`) is taken at its element's word.
+ */
+async function selectedAlone(client: AtspiClient, ref: Ref, limits: CallLimits): Promise<boolean> {
+  const [bus, path] = (await client.prop(ref, "Accessible", "Parent", limits)) as [string, string];
+  const up = { bus: bus || ref.bus, path };
+  if (!path) return true;
+  const [ifaces] = (await client.call(up, "Accessible", "GetInterfaces", limits)) as [string[]];
+  if (!ifaces.includes("org.a11y.atspi.Selection")) return true;
+  return Number(await client.prop(up, "Selection", "NSelectedChildren", limits)) <= 1;
 }
 
 /** Performs a state action on `node` (`ref`: its object) and reads the state back. */
@@ -136,12 +183,17 @@ export async function stateAction(
   node: RawNode,
   action: StateActionName,
   limits: CallLimits,
+  extend = false,
+  toolkit = "",
 ): Promise<ActOutcome> {
+  const gecko = toolkit === "Gecko";
+  const page = gecko || toolkit === "Chromium";
   const want = WANT[action];
   if (action === "select") {
     const combo = await comboOf(client, ref, limits);
     if (combo) {
-      const inList = () => selectInParent(client, ref, limits);
+      if (extend) throw refused(node, "extend the selection with", "a combo box shows one option");
+      const inList = () => selectInParent(client, ref, node, limits, false);
       return await selectOption(client, input, ref, node, combo, inList, limits);
     }
   }
@@ -150,7 +202,10 @@ export async function stateAction(
   // selected and expanded by their action, with no state to read back.
   if (!stateful && want.field === "checked") throw refused(node, action);
   if (stateful && want.reached(await client.states(ref, limits))) {
-    return { via: "action", already: true };
+    // Selected among others is not as asked when the selection is to be replaced.
+    if (action !== "select" || extend || await selectedAlone(client, ref, limits)) {
+      return { via: "action", already: true };
+    }
   }
   // A row's "toggle" is no disclosure: Qt's toggles the row's selection, and Qt names no
   // action that expands. A row that names none is expanded as a user does it: clicked (its
@@ -168,7 +223,28 @@ export async function stateAction(
     },
   ];
   if (action === "select") {
-    ways.unshift(async () => await selectInParent(client, ref, limits) ? "action" : undefined);
+    // With `extend`, a click holds Ctrl, as a user adds a row: Chromium's `SelectChild`
+    // replaces a `<select multiple>`'s selection, and Gecko's is never heard by the page
+    // (no `change`), so a page's list is clicked first. A row's named action could only
+    // replace the selection.
+    const click = async () => {
+      await input({
+        kind: "click",
+        ...centre(node),
+        button: "left",
+        count: 1,
+        ...(extend ? { holding: "ctrl" as const } : {}),
+      });
+      return "pixel" as const;
+    };
+    const inParent = async () =>
+      await selectInParent(client, ref, node, limits, extend) ? "action" as const : undefined;
+    ways.splice(
+      0,
+      ways.length,
+      ...(page && (extend || gecko) ? [click] : [inParent, ways[0]!, click]),
+    );
+    if (extend && !page) ways.splice(1, 1);
   }
   let via: ActOutcome["via"] = "action";
   let now: StateSet | undefined;

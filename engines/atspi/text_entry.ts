@@ -20,6 +20,7 @@ import { alive, grabFocus, type Input } from "./named_action.ts";
 import type { Known } from "./known.ts";
 import { STATE } from "./states.ts";
 import { stripIfaces } from "./walk.ts";
+import { enterCell } from "./cell_entry.ts";
 
 /** How long a read-back waits for the text the keys typed (they arrive through X). */
 const READ_BACK_MS = 1_500;
@@ -102,17 +103,6 @@ async function takesKeys(client: AtspiClient, ref: Ref, limits: CallLimits): Pro
   return (await client.states(ref, limits)).has(STATE.SENSITIVE);
 }
 
-/** The caret offset, or the end of `text` when the toolkit has none. */
-async function caretIn(
-  client: AtspiClient,
-  ref: Ref,
-  limits: CallLimits,
-  text: string,
-): Promise<number> {
-  const caret = Number(await client.prop(ref, "Text", "CaretOffset", limits));
-  return Number.isInteger(caret) && caret >= 0 && caret <= text.length ? caret : text.length;
-}
-
 /** Enters `entry` into the editable text element `node`. */
 export async function enterText(
   client: AtspiClient,
@@ -133,7 +123,23 @@ export async function enterText(
         stripIfaces(i as string[])
       ),
   ]);
-  const at = entry.kind === "type" ? await caretIn(client, ref, limits, before) : 0;
+  // A spreadsheet's cell (Calc, a Qt table) is not a text field: typing over the cell
+  // replaces what it holds, Return commits it, and select-all would select the sheet.
+  if (node.role === "AXCell") {
+    return await enterCell(
+      client,
+      input,
+      ref,
+      node,
+      entry.value,
+      limits,
+      () => textOf(client, ref, limits),
+    );
+  }
+  // Typing goes at the end, by the interface as by the keys (ctrl+End): where a person
+  // clicking into the field types. The caret is no guide: GTK leaves it at 0 after a set,
+  // and " Lee" went before "Ann".
+  const at = entry.kind === "set" ? 0 : before.length;
   const expected = entry.kind === "set"
     ? entry.value
     : before.slice(0, at) + entry.value + before.slice(at);
@@ -141,6 +147,13 @@ export async function enterText(
   const masked = role === PASSWORD_TEXT;
   const holds = (text: string, want: string) =>
     masked ? [...text].length === [...want].length : text === want;
+  // A password field that reads back nothing (Qt's) cannot be checked at all: the text
+  // went in, and the answer says it is unverified rather than that it failed.
+  // Bullets of the right length are no proof either: the answer says unverified.
+  const unverified = (text: string): ActOutcome | undefined =>
+    masked && text === "" && entry.value !== "" ? { via: "keys", verified: false } : undefined;
+  const checked = (out: ActOutcome): ActOutcome =>
+    masked && out.found === undefined ? { ...out, verified: false } : out;
   // Typed text counts as entered when it is there once more than before: someone else
   // typing into the field at the same time (a user, another program) changes the rest,
   // and typing it a second time by keys would enter it twice.
@@ -169,7 +182,8 @@ export async function enterText(
         (t) => entered(t, expected),
         READ_BACK_ACTION_MS,
       );
-      if (back.took) return { via: "action" };
+      if (back.took) return checked({ via: "action" });
+      if (ok === true && unverified(back.text)) return { via: "action", verified: false };
     }
     // Gecko answers true and changes nothing: its apps are typed into from now on.
     known.editableTextFails.add(ref.bus);
@@ -225,6 +239,8 @@ export async function enterText(
       Number.isFinite(number) ? number : undefined,
     );
   let back = await readKeys();
+  const blind = back.took ? undefined : unverified(back.text);
+  if (blind) return blind;
   // A browser moves its focus on its own time: under load Chromium took keys sent before the
   // focus had come ("7" into "4" gave "74": the select-all went to the button focused
   // before; or nothing at all). A set is the same keys again, select-all first, so it is
@@ -233,7 +249,7 @@ export async function enterText(
     await typeKeys();
     back = await readKeys();
   }
-  if (back.took) return { via: "keys" };
+  if (back.took) return checked({ via: "keys" });
   // Text that did not take in an element the app has since replaced is no answer: the
   // element is gone, and the caller finds it again.
   await alive(client, ref, limits);

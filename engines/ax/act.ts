@@ -34,7 +34,9 @@ function refused(
 ): DriverError {
   return new DriverError(
     "action_not_supported",
-    `Cannot ${what} "${node.name || node.role}": the element offers no way to`,
+    `Cannot ${what} "${node.name || node.role}": ${
+      actions.length > 0 ? `its actions are ${actions.join(", ")}` : "it offers no action"
+    }`,
     { actions: [...actions] },
   );
 }

@@ -23,7 +23,12 @@ import type {
   RawNode,
   ReadBudget,
 } from "../../model/engine.ts";
-import { refuseAimedKeys } from "../../model/engine.ts";
+import {
+  type ActOptions,
+  type InputGate,
+  refuseAimedKeys,
+  refuseExtend,
+} from "../../model/engine.ts";
 import { actionCall, outcomeOf } from "./act.ts";
 import { captureVia } from "./capture.ts";
 import { inputCalls } from "./input.ts";
@@ -219,7 +224,10 @@ export class CuaEngine implements Engine {
     action: ActionName,
     value: string | undefined,
     signal: AbortSignal,
+    _gate?: InputGate,
+    options?: ActOptions,
   ): Promise<ActOutcome> {
+    refuseExtend(this.name, node, options);
     const w = await this.#window(window, signal);
     const call = actionCall(w, this.#reads.address(window, node.handle), node, action, value);
     return outcomeOf(call.tool, await this.#onWindow(window, call.tool, call.args, signal));

@@ -12,6 +12,7 @@
 import type { ActionName } from "../../protocol/element.ts";
 import { DriverError } from "../../protocol/errors.ts";
 import type {
+  ActOptions,
   ActOutcome,
   AppInfo,
   Availability,
@@ -128,8 +129,11 @@ export class MergedEngine implements Engine {
     value: string | undefined,
     signal: AbortSignal,
     gate?: InputGate,
+    options?: ActOptions,
   ): Promise<ActOutcome> {
-    if (!fromPixels(node)) return this.#tree.act(window, node, action, value, signal, gate);
+    if (!fromPixels(node)) {
+      return this.#tree.act(window, node, action, value, signal, gate, options);
+    }
     const pixels = this.#pixels.get(window);
     if (pixels === undefined) {
       throw new DriverError("window_not_found", `Window "${window}" was not read from pixels`, {
@@ -143,6 +147,7 @@ export class MergedEngine implements Engine {
       value,
       signal,
       gate,
+      options,
     );
   }
 

@@ -27,7 +27,7 @@ import {
   ungated,
   type WindowTree,
 } from "../../model/engine.ts";
-import { refuseAimedKeys } from "../../model/engine.ts";
+import { type ActOptions, refuseAimedKeys, refuseExtend } from "../../model/engine.ts";
 import { captureScreen, captureWindow } from "./capture.ts";
 import { sendInput } from "./input.ts";
 import { hwndOf } from "./naming.ts";
@@ -189,7 +189,9 @@ export class UiaEngine implements Engine {
     value: string | undefined,
     signal: AbortSignal,
     gate: InputGate = ungated,
+    options?: ActOptions,
   ): Promise<ActOutcome> {
+    refuseExtend(this.name, node, options);
     const hwnd = this.#hwnd(window);
     const client = await this.#connect();
     const reply = await client.call("act", {

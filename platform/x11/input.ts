@@ -21,6 +21,7 @@ const DRAG_PAUSE_MS = 30;
 const DRAG_STEPS = 8;
 const BUTTONS = { left: 1, middle: 2, right: 3 } as const;
 const SHIFT_L = 0xffe1n;
+const CONTROL_L = 0xffe3n;
 /** How long input waits for the app a press landed on to read its release. */
 const RELEASE_PING_MS = 2_000;
 /**
@@ -54,7 +55,9 @@ export async function sendInput(
         io.move(input.x, input.y);
         break;
       case "click":
+        if (input.holding) io.key(modifierKeycode(display, input.holding), true);
         await click(io, input.x, input.y, BUTTONS[input.button], input.count, signal);
+        io.releaseAll();
         await released(display, input.x, input.y);
         break;
       case "drag":
@@ -80,6 +83,17 @@ export async function sendInput(
   // Throws driver_unavailable ("closed") if the display was closed during the input.
   const { x11, dpy } = x11Handle(display);
   checkX(x11, dpy, `send ${input.kind} input`);
+}
+
+/** The keycode of a modifier held over a click (Control_L). */
+function modifierKeycode(display: X11Display, _modifier: "ctrl"): number {
+  const stroke = Keymap.read(x11Handle(display)).lookup(CONTROL_L);
+  if (!stroke) {
+    throw new DriverError("action_not_supported", "Cannot hold Ctrl: the keymap has no Control_L", {
+      reason: "no_control_key",
+    });
+  }
+  return stroke.keycode;
 }
 
 /**

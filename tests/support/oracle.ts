@@ -104,6 +104,12 @@ import pyatspi
 pid, title, limit = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 shown = pyatspi.STATE_VISIBLE if sys.argv[4] == "visible" else pyatspi.STATE_SHOWING
 out = []
+def sized(node):
+    try:
+        e = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+        return e.width > 0 and e.height > 0
+    except Exception:
+        return False
 def walk(node, top):
     if node is None or len(out) >= limit:
         return
@@ -116,12 +122,17 @@ def walk(node, top):
         entry["text"] = t.getText(0, min(t.characterCount, 10000))
     except Exception:
         pass
+    at = len(out)
     out.append(entry)
     # A container that manages its descendants is not walked (a sheet has a billion cells).
     if st.contains(pyatspi.STATE_MANAGES_DESCENDANTS) or node.childCount > 5000:
         return
     for i in range(node.childCount):
         walk(node.getChildAtIndex(i), False)
+    # GTK 4 says VISIBLE of what a hidden page or an unused list row holds: a subtree of no
+    # size anywhere shows nothing.
+    if shown == pyatspi.STATE_VISIBLE and not top and len(out) == at + 1 and not sized(node):
+        out.pop()
 for app in pyatspi.Registry.getDesktop(0):
     if app is not None and app.get_process_id() == pid:
         for window in app:
@@ -136,7 +147,8 @@ print(json.dumps(out))
  * The showing nodes of process `pid`'s window whose title contains `title`, depth first,
  * at most `limit`: what a screen reader would walk. Containers that manage their
  * descendants are listed but not walked. GTK 4 marks its widgets VISIBLE, never SHOWING:
- * for it, `state` is `visible`.
+ * for it, `state` is `visible`, and a subtree with no size anywhere (a hidden stack page, a
+ * list row not in use) is left out.
  */
 export async function oracleShown(
   pid: number,
@@ -256,13 +268,19 @@ if t is None:
     print("null")
     sys.exit(0)
 cell = t.queryTable().getAccessibleAt(row, column)
-print(json.dumps({"name": cell.name, "extents": box(cell), "window": box(window)}))
+try:
+    text = cell.queryText().getText(0, -1)
+except NotImplementedError:
+    text = None
+print(json.dumps({"name": cell.name, "text": text, "extents": box(cell), "window": box(window)}))
 `;
 
 /** A cell of the first table that manages its descendants, as pyatspi reads it. */
 export interface OracleCell {
   /** The cell's accessible name. */
   name: string;
+  /** Its text (null when it has no Text interface). */
+  text: string | null;
   /** Its screen extents `[x, y, w, h]`. */
   extents: [number, number, number, number];
   /** Its window's screen extents. */

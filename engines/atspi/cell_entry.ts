@@ -1,0 +1,54 @@
+/**
+ * `set_value` and `type_text` on a table's cell (a Calc sheet's, an editable Qt table's),
+ * the way a person fills one in: the cell is made current (selected, not opened for editing),
+ * the text typed, which replaces what the cell held, and Return commits it. Select-all
+ * is never sent: on a selected cell it selects the whole sheet. The text is typed once:
+ * a cell read back holding something else is answered with what it holds, not typed into
+ * again (a second try typed "77" into a Calc cell).
+ *
+ * @module
+ */
+import type { ActOutcome, RawNode } from "../../model/engine.ts";
+import type { AtspiClient, CallLimits, Ref } from "./client.ts";
+import { alive, centre, grabFocus, type Input } from "./named_action.ts";
+import { STATE } from "./states.ts";
+import { pollUntil } from "../../util/poll.ts";
+
+/** How long the committed text is waited for (the keys arrive through X). */
+const READ_BACK_MS = 1_500;
+
+/**
+ * Enters `value` into cell `node` (`ref`: its object); `read` reads the cell's text. A
+ * trailing newline is the commit itself (`type_text "7\n"`), not part of the text.
+ */
+export async function enterCell(
+  client: AtspiClient,
+  input: Input,
+  ref: Ref,
+  node: RawNode,
+  value: string,
+  limits: CallLimits,
+  read: () => Promise<string>,
+): Promise<ActOutcome> {
+  const text = value.endsWith("\n") ? value.slice(0, -1) : value;
+  await alive(client, ref, limits);
+  // The sheet's own cursor goes to the cell (LibreOffice moves it on GrabFocus): no point
+  // on a sheet still being laid out can put the text in the cell above (it did, into B1).
+  // A table that takes no focus request is clicked, as a person would.
+  const grabbed = await grabFocus(client, ref, limits);
+  const focused = grabbed === true &&
+    (await pollUntil(() => client.states(ref, limits), (s) => s.has(STATE.FOCUSED), 500)).has(
+      STATE.FOCUSED,
+    );
+  if (!focused) await input({ kind: "click", ...centre(node), button: "left", count: 1 });
+  if (text === "") {
+    await input({ kind: "key", keys: "Delete" });
+  } else {
+    await input({ kind: "type", text });
+    await input({ kind: "key", keys: "Return" });
+  }
+  const now = await pollUntil(read, (t) => t === text, READ_BACK_MS);
+  return now === text
+    ? { via: "keys", ...(text === "" ? {} : { commit: "enter" as const }) }
+    : { via: "keys", found: now, ...(text === "" ? {} : { commit: "enter" as const }) };
+}

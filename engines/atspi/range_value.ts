@@ -1,0 +1,117 @@
+/**
+ * `set_value` with a number on an element that holds one (AT-SPI `Value`): a slider, a
+ * spin box, a scroll bar. Desktop toolkits take the number through `Value` and emit their
+ * own value-changed, as for a user's change, and a spin box so needs no Return (which a
+ * dialog takes as its default button). A page does not: Gecko and Chromium change the
+ * number and fire no `input` or `change`, so the page never hears of it. There the element
+ * is focused and stepped to the number by arrow keys, as a user does with the keyboard.
+ * Either way what the element holds is read back: a range clamps and steps what it is
+ * given, and a browser reports the new number a moment later.
+ *
+ * @module
+ */
+import type { ActOutcome, RawNode } from "../../model/engine.ts";
+import { DriverError } from "../../protocol/errors.ts";
+import { Variant } from "../../platform/dbus/mod.ts";
+import { pollUntil } from "../../util/poll.ts";
+import type { AtspiClient, CallLimits, Ref } from "./client.ts";
+import type { Known } from "./known.ts";
+import { grabFocus, type Input, refused } from "./named_action.ts";
+
+/** How long the number is waited for after it was set or stepped to. */
+const READ_BACK_MS = 1_000;
+/** Most arrow keys one set sends: a longer way is refused rather than typed for seconds. */
+export const MAX_STEPS = 500;
+
+/** Toolkits whose pages hear keys, not `Value`. */
+const BROWSERS = new Set(["Gecko", "Chromium"]);
+
+/** Is `ref`'s app a browser, whose pages hear no `Value` change? */
+export const inBrowser = (known: Known, ref: Ref): boolean =>
+  BROWSERS.has(known.toolkits.get(ref.bus) ?? "");
+
+/** Does the element have a Value interface (as its read learnt, else asked)? */
+export async function hasValue(
+  client: AtspiClient,
+  ref: Ref,
+  limits: CallLimits,
+  known: Known,
+): Promise<boolean> {
+  const fixed = known.get(ref)?.ifaces;
+  if (fixed) return fixed.has("Value");
+  const [ifaces] = (await client.call(ref, "Accessible", "GetInterfaces", limits)) as [string[]];
+  return ifaces.includes("org.a11y.atspi.Value");
+}
+
+const numberOf = async (client: AtspiClient, ref: Ref, name: string, limits: CallLimits) =>
+  Number(await client.prop(ref, "Value", name, limits));
+
+/** Reads the element's number until it is `n` or the read-back time passes. */
+async function readBack(
+  client: AtspiClient,
+  ref: Ref,
+  n: number,
+  limits: CallLimits,
+  via: ActOutcome["via"],
+): Promise<ActOutcome> {
+  const same = (v: number) => Math.abs(v - n) < 1e-9;
+  const now = await pollUntil(
+    () => numberOf(client, ref, "CurrentValue", limits),
+    same,
+    READ_BACK_MS,
+  );
+  return same(now) ? { via } : { via, found: String(now) };
+}
+
+/** Sets the element's number to `n` through `Value` and reads back what it holds. */
+export async function setNumber(
+  client: AtspiClient,
+  ref: Ref,
+  n: number,
+  limits: CallLimits,
+): Promise<ActOutcome> {
+  await client.call(ref, "org.freedesktop.DBus.Properties", "Set", limits, "ssv", [
+    "org.a11y.atspi.Value",
+    "CurrentValue",
+    new Variant("d", n),
+  ]);
+  return await readBack(client, ref, n, limits, "action");
+}
+
+/**
+ * Steps a page's ranged element (`<input type=range>`) to `n` by arrow keys once it has
+ * the focus: the page hears each step. Refused when `n` is not on the element's steps
+ * within {@link MAX_STEPS} keys.
+ */
+export async function stepByKeys(
+  client: AtspiClient,
+  input: Input,
+  ref: Ref,
+  node: RawNode,
+  n: number,
+  limits: CallLimits,
+): Promise<ActOutcome> {
+  const [now, min, max, inc] = await Promise.all(
+    ["CurrentValue", "MinimumValue", "MaximumValue", "MinimumIncrement"].map((p) =>
+      numberOf(client, ref, p, limits)
+    ),
+  );
+  if (!(n >= min! && n <= max!)) {
+    throw new DriverError(
+      "invalid_params",
+      `Cannot set "${node.name || node.role}" to ${n}: it holds ${min} to ${max}`,
+      { issues: [{ path: ["value"], message: `Expected ${min} to ${max}` }] },
+    );
+  }
+  const step = inc! > 0 ? inc! : 1;
+  const steps = Math.round((n - now!) / step);
+  if (Math.abs(steps) > MAX_STEPS) {
+    throw refused(node, "set the value of", `${Math.abs(steps)} arrow keys would be needed`);
+  }
+  if (steps === 0) return await readBack(client, ref, n, limits, "keys");
+  if (await grabFocus(client, ref, limits) === false) throw refused(node, "focus");
+  // Up and Down step a number field and a slider alike (Left and Right move a caret).
+  const key = steps > 0 ? "Up" : "Down";
+  for (let i = 0; i < Math.abs(steps); i++) await input({ kind: "key", keys: key });
+  return await readBack(client, ref, n, limits, "keys");
+}
