@@ -89,7 +89,8 @@ export async function popupShows(
  * `show_menu` on combo `ref`: `already` when its popup shows; else it is opened through
  * its own action, or, naming none, by `click` (a left click at its point); done when the
  * popup shows within {@link OPEN_MS}, else `found: "menu not shown"`. With `readable`
- * false (Gecko, whose page combos never say they are open), the open is not read back.
+ * false (Gecko, whose page combos never say they are open), the popup is looked for in
+ * the browser's own frame ({@link geckoPopup}): a second open would close it.
  */
 export async function showComboMenu(
   client: AtspiClient,
@@ -98,15 +99,49 @@ export async function showComboMenu(
   limits: CallLimits,
   readable = true,
 ): Promise<ActOutcome> {
-  if (readable && await popupShows(client, ref, limits)) {
-    return { via: "action", already: true };
-  }
+  const shows = readable
+    ? () => popupShows(client, ref, limits)
+    : async () => await popupShows(client, ref, limits) || !!await geckoPopup(client, ref, limits);
+  if (await shows()) return { via: "action", already: true };
   let via: ActOutcome["via"] = "action";
   if (!await startOpen(client, ref, limits)) {
     await click();
     via = "pixel";
   }
-  if (!readable) return { via };
-  const shown = await pollUntil(() => popupShows(client, ref, limits), Boolean, OPEN_MS);
+  const shown = await pollUntil(shows, Boolean, OPEN_MS);
   return shown ? { via } : { via, found: "menu not shown" };
+}
+
+const APPLICATION_ROOT = "/org/a11y/atspi/accessible/root";
+const FRAME_COMBO = ATSPI_ROLES.indexOf("combo_box");
+/** Most children of a browser frame looked through for its drop-down. */
+const MAX_FRAME_KIDS = 64;
+
+/**
+ * The drop-down Gecko shows for a page's combo, when one shows: the browser draws it in
+ * its own process, as an expanded combo box straight under its frame (its list holds the
+ * page's options again, with places on screen), while the page's combo says neither
+ * EXPANDED nor anything else. Only one drop-down shows at a time, so the one of the app of
+ * `ref` is the one `ref` opened.
+ */
+export async function geckoPopup(
+  client: AtspiClient,
+  ref: Ref,
+  limits: CallLimits,
+): Promise<Ref | undefined> {
+  const mine = (refs: Ref[]) => refs.map((r) => ({ bus: r.bus || ref.bus, path: r.path }));
+  const frames = mine(await client.children({ bus: ref.bus, path: APPLICATION_ROOT }, limits));
+  for (const frame of frames.filter((f) => f.bus === ref.bus)) {
+    const kids = mine(await client.children(frame, limits)).slice(0, MAX_FRAME_KIDS);
+    const found = await Promise.all(kids.map(async (kid) => {
+      const [[role], states] = await Promise.all([
+        client.call(kid, "Accessible", "GetRole", limits),
+        client.states(kid, limits),
+      ]).catch(() => [[0], new Set<number>()] as const);
+      return role === FRAME_COMBO && states.has(STATE.EXPANDED) ? kid : undefined;
+    }));
+    const popup = found.find((k) => k !== undefined);
+    if (popup) return popup;
+  }
+  return undefined;
 }
