@@ -25,7 +25,7 @@ import type { DriverConfig } from "../model/config.ts";
 import { log } from "../util/log.ts";
 import { EventHub } from "./events.ts";
 import { type Origin, type Watched, WindowStore } from "./windows.ts";
-import { applyPatch, containersToCheck, widerScope } from "./patch.ts";
+import { applyPatch, containersToCheck, listsToCheck, widerScope } from "./patch.ts";
 import { Following } from "./follow.ts";
 import { PLACED_SETTLE_MS, Placements } from "./placed.ts";
 import { processAlive } from "../util/process.ts";
@@ -231,6 +231,29 @@ export class LiveMap {
    */
   touch(w: Watched, handle: string): void {
     w.pending.set(handle, widerScope(w.pending.get(handle), "node"));
+  }
+
+  /**
+   * Queues for `w`'s next refresh every list and table whose child count changed since it
+   * was read (one call each, at most `child_checks`): the check after an action, for apps
+   * that add rows with no notification (Qt's tables and trees).
+   */
+  async checkLists(w: Watched, signal: AbortSignal): Promise<void> {
+    const engine = this.#engine(w.map.engine);
+    if (!engine.childCounts) return;
+    const lists = listsToCheck(w.tree, this.#cfg.child_checks);
+    if (lists.length === 0) return;
+    const counts = await engine.childCounts(w.window, lists.map((c) => c.handle), {
+      maxElements: 1,
+      signal,
+      callTimeoutMs: this.#cfg.app_timeout_ms,
+    });
+    for (const list of lists) {
+      const now = counts.get(list.handle);
+      if (now !== undefined && now !== null && now !== list.childCount) {
+        w.pending.set(list.handle, "subtree");
+      }
+    }
   }
 
   /** Live state of a window for answers. */

@@ -123,3 +123,22 @@ export function containersToCheck(
   }
   return [...out.values()];
 }
+
+/** Roles whose children are rows or cells an app may add without telling. */
+const LIST_ROLES = new Set(["AXTable", "AXOutline", "AXList", "AXGrid", "AXBrowser"]);
+
+/**
+ * The lists and tables of `root` whose child count the read knows, at most `limit`, for
+ * the check after an action: Qt adds a row to a table, or a tree's rows on expanding,
+ * with no notification at all.
+ */
+export function listsToCheck(root: RawNode, limit: number): RawNode[] {
+  const out: RawNode[] = [];
+  const stack = [root];
+  while (stack.length > 0 && out.length < limit) {
+    const n = stack.pop()!;
+    if (LIST_ROLES.has(n.role) && n.childCount !== undefined) out.push(n);
+    else stack.push(...n.children);
+  }
+  return out;
+}

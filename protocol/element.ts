@@ -81,8 +81,9 @@ export const Element = z.object({
   /** An element that can be selected (list or tree row, tab, option, cell): whether it is. */
   selected: z.boolean().optional(),
   /**
-   * Found by `find` with `scope: "all"` but not in the map: scrolled out of view, hidden,
-   * or a row not shown. Its id stays valid for `act` (`scroll_into_view` brings it on
+   * Found by `find` with `scope: "all"` but not in the map, and not showing inside the
+   * window: scrolled out of view, hidden, or a row not shown. (A match beyond the map that
+   * shows, such as a table's header, comes without it.) Its id stays valid for `act` (`scroll_into_view` brings it on
    * screen; the answer's `element` is then its entry in the map).
    */
   offscreen: z.literal(true).optional(),

@@ -187,6 +187,10 @@ async function runStep(
   const reacted = core.live.events.count(w.app) > before;
   const reading = AbortSignal.any([signal, AbortSignal.timeout(Math.max(1, timeLeft(ctx)))]);
   let closed = false;
+  // Rows an app added without a word (Qt) are counted for: a changed list is read again.
+  await core.live.checkLists(w, reading).catch((err) => {
+    if (!(reading.aborted || (err instanceof DriverError && GONE.has(err.code)))) throw err;
+  });
   const watched = await core.live.refresh(w, reading).catch((err) => {
     if (reading.aborted) return w; // out of time: the map as it stands, with what was done
     // The action closed its own window (a dialog's button) or ended its app: it was done,

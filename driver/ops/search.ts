@@ -3,13 +3,13 @@
  * app's whole tree for the window (hidden and scrolled-out parts, rows not shown). A
  * match the map holds is answered as the map has it; any other gets an id of its own
  * (`beyondId`), is remembered by the window's map so `act` can name it, and says
- * `offscreen: true`.
+ * `offscreen: true` unless some of it shows inside the window.
  *
  * @module
  */
 import { beyondId, toElement } from "../../map/mod.ts";
 import type { SearchFilter } from "../../model/engine.ts";
-import type { Element } from "../../protocol/element.ts";
+import type { Bounds, Element } from "../../protocol/element.ts";
 import type { CallContext } from "../../rpc/dispatcher.ts";
 import type { Watched } from "../../live/windows.ts";
 import type { DriverCore } from "../core.ts";
@@ -83,8 +83,18 @@ export async function findBeyond(
     if (seen.has(id)) continue;
     seen.add(id);
     map.remember(id, node);
-    out.push({ ...toElement(node, id, undefined), offscreen: true });
+    const element = toElement(node, id, undefined);
+    // Beyond the map is not always off screen: a Qt table's headers show, though its map
+    // holds its cells only.
+    out.push(showsIn(node.bounds, w.tree.bounds) ? element : { ...element, offscreen: true });
   }
   const cut = !found.complete || inMap.length > max;
   return { elements: out, searched: found.visited, ...(cut ? { truncated: true as const } : {}) };
+}
+
+/** Does box `b` have an area inside `frame`? */
+function showsIn(b: Bounds, frame: Bounds): boolean {
+  const w = Math.min(b.x + b.w, frame.x + frame.w) - Math.max(b.x, frame.x);
+  const h = Math.min(b.y + b.h, frame.y + frame.h) - Math.max(b.y, frame.y);
+  return b.w > 0 && b.h > 0 && w > 0 && h > 0;
 }

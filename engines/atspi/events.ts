@@ -26,6 +26,12 @@ export const EVENTS = [
   "object:active-descendant-changed",
   "object:selection-changed",
   "object:value-changed",
+  // A tree view's model changes: Thunar announces a file created in the folder it shows
+  // by row-inserted alone, no children-changed.
+  "object:row-inserted",
+  "object:row-deleted",
+  "object:row-reordered",
+  "object:model-changed",
   "window:",
   "focus:",
 ] as const;
@@ -50,6 +56,10 @@ const OBJECT_MEMBERS = [
   "ActiveDescendantChanged",
   "SelectionChanged",
   "ValueChanged",
+  "RowInserted",
+  "RowDeleted",
+  "RowReordered",
+  "ModelChanged",
 ] as const;
 
 /**
@@ -83,6 +93,10 @@ export function eventOf(s: DBusSignal): EngineEvent | undefined {
   const detail = typeof s.body[0] === "string" ? s.body[0] : "";
   switch (s.member) {
     case "ChildrenChanged":
+    case "RowInserted":
+    case "RowDeleted":
+    case "RowReordered":
+    case "ModelChanged":
       return { app, kind: "structure", handle };
     case "PropertyChange":
       return { app, kind: "property", handle };

@@ -263,7 +263,7 @@ function shell(node: SkeletonNode): RawNode {
       editable: s.has(STATE.EDITABLE),
     }),
     // Menus pad their names to align accelerators ("Save      " in mousepad, LibreOffice).
-    name: node.name.trim(),
+    name: ownName(node.name),
     bounds: { x: 0, y: 0, w: 0, h: 0 },
     enabled: s.has(STATE.SENSITIVE) || s.has(STATE.ENABLED),
     focused: s.has(STATE.FOCUSED) || (s.has(STATE.ACTIVE) && atspiRoleName(node.role) === "frame"),
@@ -302,6 +302,18 @@ const VALUE_IS_STATE = new Set([
   "radio_menu_item",
   "separator",
 ]);
+
+/**
+ * GTK 4.8 names a widget nobody named by its type ("GtkImage" for an icon button,
+ * "GtkToggleButton"): that is no name, and the description (its tooltip) names it instead.
+ */
+const TYPE_NAME = /^Gtk[A-Z][A-Za-z]+$/;
+
+/** A node's name as an agent reads it: trimmed, and empty when it is a toolkit's type name. */
+export function ownName(name: string): string {
+  const trimmed = name.trim();
+  return TYPE_NAME.test(trimmed) ? "" : trimmed;
+}
 
 /**
  * Roles an agent acts on by name: one with an empty name is named by its description (the
@@ -418,7 +430,7 @@ async function enrich(
   const jobs: Promise<void>[] = [];
   const named = node.nameUnsure
     ? client.prop(ref, "Accessible", "Name", limits).then((name) => {
-      raw.name = String(name ?? "").trim();
+      raw.name = ownName(String(name ?? ""));
     })
     : Promise.resolve();
   if (node.nameUnsure || (raw.name === "" && DESCRIBED_ROLES.has(role))) {
