@@ -295,8 +295,13 @@ async function walkMissing(
   for (const [i, ref] of short.entries()) {
     const kids = lists[i]!.filter((k) => k.bus === ref.bus);
     const unknown = kids.filter((k) => !skeleton.has(k.path));
-    // All known, only filed under another parent: the cache's tree stands.
-    if (unknown.length === 0) continue;
+    // All known, only filed under another parent: the app's own answer says whose they
+    // are. Chromium, after a page's modal <dialog> closed over a drop-down's use, still
+    // filed the page's content under an object it no longer shows: the map lost the page.
+    if (unknown.length === 0) {
+      if (kids.length > 0) refile(skeleton, ref.path, kids.map((k) => k.path));
+      continue;
+    }
     skeleton.get(ref.path)!.children = kids.map((k) => k.path);
     for (const kid of unknown) {
       if (skeleton.size >= max) return;
@@ -308,6 +313,16 @@ async function walkMissing(
       for (const [path, node] of sub) if (!skeleton.has(path)) skeleton.set(path, node);
     }
   }
+}
+
+/** Makes `kids` the children of `parent` alone, taking them from whoever else lists them. */
+function refile(skeleton: Skeleton, parent: string, kids: readonly string[]): void {
+  const moved = new Set(kids);
+  for (const node of skeleton.values()) {
+    if (node.ref.path === parent || !node.children.some((c) => moved.has(c))) continue;
+    node.children = node.children.filter((c) => !moved.has(c));
+  }
+  skeleton.get(parent)!.children = [...kids];
 }
 
 /**
@@ -357,7 +372,7 @@ export function unexposed(skeleton: Skeleton, root: Ref, max: number): Ref[] {
 
 /**
  * The showing part of the window at `root` in the skeleton (at most `max` nodes): how many
- * nodes it has, and those of them short of their children (see {@link unexposed}).
+ * nodes it has, and those of them whose children do not add up (see {@link unexposed}).
  */
 function survey(skeleton: Skeleton, root: Ref, max: number): { missing: Ref[]; shown: number } {
   const shown = visibilityState(skeleton, root.path);
@@ -369,8 +384,12 @@ function survey(skeleton: Skeleton, root: Ref, max: number): { missing: Ref[]; s
     const node = seen.has(path) ? undefined : skeleton.get(path);
     if (!node) continue;
     seen.add(path);
-    // A manager's children are never listed; walkUncached reads its visible range.
-    const short = node.children.length < node.childCount && !node.shownOnly;
+    // A manager's children are never listed; walkUncached reads its visible range. More
+    // children than the node counts is no better: Chromium's cache filed a drop-down's
+    // options under the page after the page's own content had left it (the map lost the
+    // page); the node's own answer is asked.
+    const short = node.childCount >= 0 && !node.shownOnly &&
+      (node.children.length < node.childCount || node.children.length > node.childCount);
     if (short && !isManager(node)) missing.push(node.ref);
     for (const c of node.children) {
       const child = seen.has(c) ? undefined : skeleton.get(c);

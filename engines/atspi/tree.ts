@@ -15,6 +15,7 @@ import { mapLimit } from "../../util/pool.ts";
 import { Known } from "./known.ts";
 import { type DropDownCandidate, dropDownCandidate, markDropDowns } from "./drop_down.ts";
 import { LABELLED_ROLES, labelOf } from "./label.ts";
+import { showChoice } from "./combo_value.ts";
 
 /** Pending replies per app at once; stays under the bus's per-connection reply limit. */
 const PIPELINE = 64;
@@ -482,7 +483,11 @@ async function enrich(
   }
   // Password fields never have their text read.
   if (node.ifaces.has("Text") && TEXT_ROLES.has(role) && role !== "password_text") {
-    const text = readText(client, ref, limits, role, raw);
+    const read = readText(client, ref, limits, role, raw);
+    // A page's <select> has no text that says its option (combo_value.ts).
+    const text = role === "combo_box"
+      ? read.then(() => showChoice(client, ref, raw, limits))
+      : read;
     // Chromium leaves a spin button's text as it was while its Value follows the keys:
     // a number shown that is not the Value is out of date.
     jobs.push(
@@ -495,6 +500,8 @@ async function enrich(
         })
         : text,
     );
+  } else if (role === "combo_box") {
+    jobs.push(showChoice(client, ref, raw, limits));
   } else if (node.ifaces.has("Value") && VALUE_ROLES.has(role)) {
     jobs.push(
       client.prop(ref, "Value", "CurrentValue", limits).then((v) => {
