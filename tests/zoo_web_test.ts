@@ -43,6 +43,13 @@ const is = (role: string, name: string): Pick => (e) => e.role === role && e.nam
 const row = (first: string): Pick => (e) =>
   e.role === "AXRow" && (e.name === first || e.name.startsWith(`${first} `));
 
+/**
+ * A People row as each browser gives it: Chromium names a row by its cells, Gecko leaves
+ * it unnamed and makes its first cell the selectable part.
+ */
+const person = (first: string): Pick => (e) =>
+  row(first)(e) || (e.role === "AXCell" && e.name === first && e.actions.includes("select"));
+
 /** The page, the driver, and the steps each cell takes. */
 class Zoo {
   constructor(readonly page: ZooPage, readonly client: DriverClient, readonly window: string) {}
@@ -167,6 +174,11 @@ const CELLS: [string, (z: Zoo, b: string) => Promise<void>][] = [
   }],
   ["set_value City", async (z) => {
     await z.expect(is("AXComboBox", "City"), "set_value", "city: Rome", "Rome");
+    // Typed keys open the datalist's suggestions, as they do for a user; Firefox shows
+    // them in a group before the page's, and ids below the window's twin groups shift
+    // while it is open (README, ids). The next cells start with it closed.
+    await z.client.call("pixel_key", { window: z.window, keys: "Escape" });
+    await z.client.call("read_ui", { window: z.window, fresh: true });
   }],
   ["select Fruit option on the closed combo, whose value then is the option", async (z) => {
     const fruit = await z.find(is("AXPopUpButton", "Fruit"), "Fruit");
@@ -228,8 +240,8 @@ const CELLS: [string, (z: Zoo, b: string) => Promise<void>][] = [
     await z.expect(row("gamma"), "select", "tags: gamma");
   }],
   ["select People row", async (z) => {
-    await z.find(row("Bob"), "Bob's row");
-    await z.expect(row("Bob"), "select", "people selected: Bob");
+    await z.find(person("Bob"), "Bob's row");
+    await z.expect(person("Bob"), "select", "people selected: Bob");
   }],
   ["press People's Name header sorts it", async (z) => {
     await z.expect(is("AXButton", "Name"), "press", "people sorted: Name asc");
@@ -237,10 +249,10 @@ const CELLS: [string, (z: Zoo, b: string) => Promise<void>][] = [
     await z.expect(is("AXButton", "Name"), "press", "people sorted: Name asc");
   }],
   ["press Add person keeps Bob's row id", async (z) => {
-    const bob = await z.find(row("Bob"), "Bob's row");
+    const bob = await z.find(person("Bob"), "Bob's row");
     await z.expect(is("AXButton", "Add person"), "press", "people: Dee,Ann,Bob,Cid");
-    await z.find(row("Dee"), "Dee's row");
-    assert.equal((await z.find(row("Bob"), "Bob's row")).id, bob.id, "Bob keeps his id");
+    await z.find(person("Dee"), "Dee's row");
+    assert.equal((await z.find(person("Bob"), "Bob's row")).id, bob.id, "Bob keeps his id");
     await z.expect(is("AXButton", "Remove person"), "press", "people: Ann,Bob,Cid");
   }],
   ["press Refresh (an icon)", async (z) => {

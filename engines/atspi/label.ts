@@ -40,7 +40,7 @@ export async function labelOf(
     if (Number(type) !== LABELLED_BY) continue;
     for (const [bus, path] of targets) {
       if (path === NULL_PATH || (bus !== ref.bus && bus !== "")) continue;
-      const label = await ownText(client, { bus: ref.bus, path }, limits);
+      const label = await ownText(client, { bus: ref.bus, path }, ref, limits);
       if (label !== "") return label;
     }
   }
@@ -49,14 +49,30 @@ export async function labelOf(
 
 /** Longest label text read. */
 const MAX_LABEL = 200;
+/** Most children of a label looked at for its own words. */
+const MAX_PARTS = 8;
 
 /**
- * A label's own words: its text with the controls it holds left out (each is one U+FFFC
- * in it). Its name will not do in a page: Gecko names `<label>Name <input></label>` by
- * its contents, the field's value included ("Name Ann"), so the key would follow the
- * value. A label with no text is named by its name.
+ * A label's own words. A page's `<label>Name <input></label>` holds its field: Gecko's
+ * text of it flattens the field's value in ("Name Ann"), and its name too, so the key
+ * would follow the value. Such a label's words are its other children's names (its text
+ * leaves). A label that holds no field (a toolkit's) is its text, else its name.
  */
-async function ownText(client: AtspiClient, label: Ref, limits: CallLimits): Promise<string> {
+async function ownText(
+  client: AtspiClient,
+  label: Ref,
+  field: Ref,
+  limits: CallLimits,
+): Promise<string> {
+  const kids = await client.children(label, limits);
+  if (kids.length <= MAX_PARTS && kids.some((k) => k.path === field.path)) {
+    const names = await Promise.all(
+      kids.filter((k) => k.path !== field.path && (k.bus === "" || k.bus === label.bus)).map((k) =>
+        client.prop({ bus: label.bus, path: k.path }, "Accessible", "Name", limits)
+      ),
+    );
+    return names.map((n) => String(n ?? "").trim()).filter((n) => n !== "").join(" ");
+  }
   const [ifaces] = (await client.call(label, "Accessible", "GetInterfaces", limits)) as [string[]];
   if (ifaces.includes("org.a11y.atspi.Text")) {
     const [text] = await client.call(label, "Text", "GetText", limits, "ii", [0, MAX_LABEL]);

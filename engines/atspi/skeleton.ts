@@ -20,7 +20,7 @@ import { atspiRoleName } from "./roles.ts";
 import { mapLimit } from "../../util/pool.ts";
 import { DriverError } from "../../protocol/errors.ts";
 import type { TableRange } from "../../protocol/element.ts";
-import { isManager, skeletonByWalk, stripIfaces } from "./walk.ts";
+import { isManager, ROW_HOLDERS, skeletonByWalk, stripIfaces } from "./walk.ts";
 import { Known } from "./known.ts";
 
 export { skeletonByWalk };
@@ -315,6 +315,25 @@ async function walkMissing(
   }
 }
 
+/**
+ * Is `node` (a child of `parent`) part of what the window shows? It says so (`shown`:
+ * SHOWING, or GTK 4's VISIBLE), or it is a VISIBLE part Gecko never calls SHOWING: an ARIA
+ * grid's row group (a `<tbody>` the page fills), under its table, empty at the first read
+ * and filled later, or a wrapper whose children say SHOWING. The grid's rows were missing
+ * from the map though each says SHOWING.
+ */
+export function shownIn(
+  skeleton: Skeleton,
+  node: SkeletonNode,
+  shown: number,
+  parent: SkeletonNode,
+): boolean {
+  if (node.states.has(shown)) return true;
+  if (shown !== STATE.SHOWING || !node.states.has(STATE.VISIBLE)) return false;
+  if (ROW_HOLDERS.has(atspiRoleName(parent.role))) return true;
+  return node.children.some((c) => skeleton.get(c)?.states.has(STATE.SHOWING) === true);
+}
+
 /** Makes `kids` the children of `parent` alone, taking them from whoever else lists them. */
 function refile(skeleton: Skeleton, parent: string, kids: readonly string[]): void {
   const moved = new Set(kids);
@@ -348,7 +367,8 @@ async function walkUncached(
     reachable.add(node.ref.path);
     if (isManager(node)) managers.push(node);
     for (const c of node.children) {
-      if (skeleton.get(c)?.states.has(shown)) stack.push(c);
+      const child = skeleton.get(c);
+      if (child && shownIn(skeleton, child, shown, node)) stack.push(c);
     }
   }
   // All at once: GTK 3 gives each menu of a menu bar a child count of -1, and walking
@@ -393,7 +413,7 @@ function survey(skeleton: Skeleton, root: Ref, max: number): { missing: Ref[]; s
     if (short && !isManager(node)) missing.push(node.ref);
     for (const c of node.children) {
       const child = seen.has(c) ? undefined : skeleton.get(c);
-      if (child && child.states.has(shown)) stack.push(c);
+      if (child && shownIn(skeleton, child, shown, node)) stack.push(c);
     }
   }
   return { missing, shown: seen.size };

@@ -9,7 +9,7 @@ import type { ActionName } from "../../protocol/element.ts";
 import type { RawNode } from "../../model/engine.ts";
 import { type AtspiClient, type CallLimits, handleOf, type Ref } from "./client.ts";
 import { atspiRoleName, axRole } from "./roles.ts";
-import { type Skeleton, type SkeletonNode, visibilityState } from "./skeleton.ts";
+import { shownIn, type Skeleton, type SkeletonNode, visibilityState } from "./skeleton.ts";
 import { STATE } from "./states.ts";
 import { mapLimit } from "../../util/pool.ts";
 import { Known } from "./known.ts";
@@ -143,7 +143,7 @@ export async function buildTree(
       const path = node.children[i]!;
       const child = placed.has(path) ? undefined : skeleton.get(path);
       // Hidden pages (stacks, collapsed menus) would show an agent things it can't reach.
-      if (child && child.states.has(shown)) stack.push({ node: child, parent: raw });
+      if (child && shownIn(skeleton, child, shown, node)) stack.push({ node: child, parent: raw });
     }
   }
   // Most windows have no drop-down to look into: no index of the kept nodes for them.
@@ -156,6 +156,7 @@ export async function buildTree(
   );
   await Promise.all([mapLimit(kept, PIPELINE, (k) => enrich(client, k, limits, known)), marking]);
   const root = kept[0]!.raw;
+  for (const k of kept) withoutFieldValue(k.raw);
   if (shown !== STATE.VISIBLE) return { root, nodes: kept.length, truncated };
   const hidden = await dropStackedAway(client, kept, limits);
   return { root, nodes: kept.length - hidden - pruneUnshown(root), truncated };
@@ -303,6 +304,47 @@ const VALUE_IS_STATE = new Set([
   "radio_menu_item",
   "separator",
 ]);
+
+/** Roles of fields whose value a label around them must not be named by. */
+const FIELD_ROLES = new Set([
+  "AXTextField",
+  "AXTextArea",
+  "AXPopUpButton",
+  "AXComboBox",
+  "AXIncrementor",
+  "AXSlider",
+]);
+
+/**
+ * A label that holds its field is named by its own words: Gecko names `<label>Fruit
+ * <select></label>` "Fruit Apple", by the option shown, so the label's name, and every id
+ * below it, followed the field's value.
+ */
+export function withoutFieldValue(raw: RawNode): void {
+  if (raw.role !== "AXStaticText" || raw.name === "") return;
+  for (const c of raw.children) {
+    const value = (c.value ?? "").trim();
+    if (!FIELD_ROLES.has(c.role) || value === "" || !raw.name.endsWith(value)) continue;
+    const own = raw.name.slice(0, raw.name.length - value.length).trim();
+    if (own !== "") raw.name = own;
+    return;
+  }
+}
+
+/**
+ * Leaves the element's own value out of its label: a page's `<label>` holding its field
+ * reads "Name Ann" once the field holds "Ann" (Gecko flattens the field into the label's
+ * text), and "Fruit Apple" for a `<select>`. The label keys the element's id (map/ids.ts):
+ * it must not follow the value.
+ */
+export function keyLabel(raw: RawNode): void {
+  const label = raw.label ?? "";
+  const value = (raw.value ?? "").trim();
+  const at = value === "" ? -1 : label.lastIndexOf(value);
+  const own = at < 0 ? label : (label.slice(0, at) + label.slice(at + value.length)).trim();
+  if (own === "") delete raw.label;
+  else raw.label = own.replace(/\s+/g, " ");
+}
 
 /**
  * GTK 4.8 names a widget nobody named by its type ("GtkImage" for an icon button,
@@ -511,6 +553,7 @@ async function enrich(
   }
   // One vanished node must not fail the whole read: it keeps its skeleton data.
   const results = await Promise.allSettled(jobs);
+  if (raw.label !== undefined) keyLabel(raw);
   const failed = results.find((r) => r.status === "rejected");
   if (failed && failed.status === "rejected") {
     const err = failed.reason as { code?: string };

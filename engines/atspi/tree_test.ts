@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { RawNode } from "../../model/engine.ts";
-import { placeOf, pruneUnshown } from "./tree.ts";
+import { keyLabel, placeOf, pruneUnshown } from "./tree.ts";
 
 function raw(handle: string, w: number, h: number, children: RawNode[] = []): RawNode {
   return {
@@ -38,4 +38,25 @@ Deno.test("placeOf() turns a toolkit's no-place extents into an empty box", () =
   assert.deepEqual(placeOf({ x: min, y: min, w: 1, h: 1 }), { x: 0, y: 0, w: 0, h: 0 });
   assert.deepEqual(placeOf({ x: 10, y: 20, w: 30, h: 40 }), { x: 10, y: 20, w: 30, h: 40 });
   assert.deepEqual(placeOf({ x: -50, y: 0, w: 30, h: 40 }), { x: -50, y: 0, w: 30, h: 40 });
+});
+
+Deno.test("keyLabel() leaves the element's own value out of its label", () => {
+  const field = (label: string, value?: string): RawNode => ({
+    ...raw("field", 10, 10),
+    label,
+    ...(value === undefined ? {} : { value }),
+  });
+  const cases: [string, string | undefined, string | undefined][] = [
+    ["Name Ann", "Ann", "Name"],
+    ["Fruit Apple", "Apple", "Fruit"],
+    ["Volume 50", "50", "Volume"],
+    ["Name", "", "Name"],
+    ["Size", undefined, "Size"],
+    ["Ann", "Ann", undefined],
+  ];
+  for (const [label, value, want] of cases) {
+    const node = field(label, value);
+    keyLabel(node);
+    assert.equal(node.label, want, `${label} / ${value}`);
+  }
 });

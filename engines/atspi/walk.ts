@@ -21,6 +21,7 @@ import type { Skeleton, SkeletonNode } from "./skeleton.ts";
 import { visibleChildren } from "./managed.ts";
 import { mapLimit } from "../../util/pool.ts";
 import { Known } from "./known.ts";
+import { atspiRoleName } from "./roles.ts";
 
 /** Longest child list the walk asks for in one `GetChildren`. */
 export const MAX_CHILD_LIST = 1_000;
@@ -86,8 +87,8 @@ export async function skeletonByWalk(
             for (const kid of fresh) {
               // A hidden child is kept as its state alone: the tree leaves it out, and
               // asking its role, name and children would cost four calls for nothing.
-              if (!kid.states || kid.states.has(shown)) queue.push(kid);
-              else nodes.set(kid.ref.path, hiddenNode(kid.ref, kid.states));
+              if (readOn(kid, shown)) queue.push(kid);
+              else nodes.set(kid.ref.path, hiddenNode(kid.ref, kid.states!));
             }
           },
           (err) => {
@@ -110,7 +111,25 @@ export async function skeletonByWalk(
 interface Pending {
   ref: Ref;
   states?: StateSet;
+  /** A child of a table or list: VISIBLE is enough (see {@link ROW_HOLDERS}). */
+  inRows?: true;
 }
+
+/**
+ * Roles whose VISIBLE children are their rows or row groups: Gecko never calls an ARIA
+ * grid's row group (a `<tbody>` the page fills) SHOWING, though its rows are.
+ */
+export const ROW_HOLDERS: ReadonlySet<string> = new Set([
+  "table",
+  "tree_table",
+  "tree",
+  "list",
+  "list_box",
+]);
+
+/** Is a node in state `states` read on, as one of the window's showing part? */
+const readOn = (kid: Pending, shown: number): boolean =>
+  !kid.states || kid.states.has(shown) || (kid.inRows === true && kid.states.has(STATE.VISIBLE));
 
 function hiddenNode(ref: Ref, states: StateSet): SkeletonNode {
   return { ref, role: 0, name: "", states, ifaces: new Set(), children: [], childCount: 0 };
@@ -158,7 +177,7 @@ export async function readFacts(
  */
 async function readNode(
   client: AtspiClient,
-  { ref, states }: Pending,
+  { ref, states, inRows }: Pending,
   isRoot: boolean,
   limits: CallLimits,
   room: number,
@@ -166,7 +185,9 @@ async function readNode(
   known: Known,
 ): Promise<{ node: SkeletonNode; kids: Pending[] }> {
   const node = await readFacts(client, ref, limits, known, states);
-  const showing = isRoot || node.states.has(shown);
+  const showing = isRoot ||
+    readOn({ ref, states: node.states, ...(inRows ? { inRows } : {}) }, shown);
+  const holder = ROW_HOLDERS.has(atspiRoleName(node.role));
   if (!showing || node.childCount === 0 || room <= 0) return { node, kids: [] };
   let refs: Ref[];
   if (isManager(node)) {
@@ -174,7 +195,10 @@ async function readNode(
     if (visible.table) node.table = visible.table;
     refs = visible.children;
   } else {
-    const shownKids = await childrenIn(client, node, shown, room, limits, known);
+    // A table's row groups are not in the app's SHOWING matches: its children are listed.
+    const shownKids = holder
+      ? undefined
+      : await childrenIn(client, node, shown, room, limits, known);
     if (shownKids) {
       const own = shownKids.filter((k) => k.bus === ref.bus);
       node.children = own.map((k) => k.path);
@@ -187,7 +211,11 @@ async function readNode(
   node.children = refs.map((k) => k.path);
   const kids = await mapLimit(refs.slice(0, room), STATE_BATCH, async (kid) => {
     const [s] = await client.call(kid, "Accessible", "GetState", limits);
-    return { ref: kid, states: new StateSet(s as number[]) };
+    return {
+      ref: kid,
+      states: new StateSet(s as number[]),
+      ...(holder ? { inRows: true as const } : {}),
+    };
   });
   return { node, kids };
 }
