@@ -71,14 +71,14 @@ export const TOOLS: readonly Tool[] = [
   {
     name: "act",
     description: `${OPS.act.summary} ${IDS} A stale version is refused with the current ` +
-      "outline; re-plan from it.",
+      'outline; re-plan from it, or pass guard="element" to be refused only when the target changed.',
     input: OPS.act.params,
     run: async (args, call) => text(renderAct(await call("act", args))),
   },
   {
     name: "run_batch",
     description: `${OPS.run_batch.summary} Steps are {id, action, value?} or a pixel op as ` +
-      `{op: "pixel_click", x, y}; all ids resolve against the planned version. ${IDS}`,
+      `{op: "pixel_click", x, y}; all ids resolve against the planned version.`,
     input: OPS.run_batch.params,
     run: async (args, call) => text(renderBatch(await call("run_batch", args))),
   },

@@ -20,7 +20,7 @@ export function assertIssueAt(schema: z.ZodType, value: unknown, path: (string |
   assert.ok(paths.includes(JSON.stringify(path)), `no issue at ${path}: ${issues(result)}`);
 }
 
-/** README.md's MCP outline line `~ wb0wkwpvtaqb AXTextArea "GtkSourceView" [78] @0,166,343,32 focused`. */
+/** docs/cli-and-mcp.md's MCP outline line `~ wb0wkwpvtaqb AXTextArea "GtkSourceView" [78] @0,166,343,32 focused`. */
 export const DISPLAY: Element = {
   id: "wb0wkwpvtaqb",
   role: "AXTextArea",

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { ActionName, Bounds, Element } from "./element.ts";
 import { assertIssueAt, DISPLAY, issues } from "./_testing.ts";
 
-/** The element of README.md's "Protocol in brief" `find` answer, copied verbatim. */
+/** The element of docs/protocol.md `find` answer, copied verbatim. */
 const README_ELEMENT = JSON.parse(
   `{"id":"43ysv4bvdn53","role":"AXButton","name":"7 7","bounds":{"x":16,"y":288,"w":55,"h":40},"enabled":true,"focused":false,"actions":["press","click"],"parent":"mcqwz0wr26st"}`,
 );

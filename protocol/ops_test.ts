@@ -5,7 +5,7 @@ import type { ResultOf } from "./ops.ts";
 import type { Element } from "./element.ts";
 import { DISPLAY as README_DISPLAY } from "./_testing.ts";
 
-// The real pair README.md ("Protocol in brief") shows, copied verbatim.
+// The real pair docs/protocol.md shows, copied verbatim.
 const README_FIND_REQUEST =
   `{"jsonrpc":"2.0","id":1,"method":"find","params":{"window":"w770671b2","query":{"role":"AXButton","name_contains":"7"}}}`;
 const README_FIND_ANSWER =

@@ -328,10 +328,17 @@ Deno.test("GTK 3: check boxes, notebook tabs, a stack switcher and an expander",
       : "unchecked";
     assert.equal(mixed.ok, shows === "checked", `answered ${mixed.value}, pyatspi reads ${shows}`);
     if (!mixed.ok) assert.equal(mixed.value, shows);
-    // A disabled box does not change, and the answer says so.
-    const off = await d.act({ ...box, nth: 1 }, "check");
-    assert.equal(off.ok, false);
-    assert.equal(off.value, "unchecked");
+    // A disabled box offers nothing but to be scrolled to; asked anyway, it is refused,
+    // nothing is sent to it, and the refusal says why.
+    const { el: off, version } = await d.element({ ...box, nth: 1 });
+    assert.deepEqual(off.actions.filter((a) => a !== "scroll_into_view"), []);
+    await assert.rejects(
+      () => d.client.call("act", { window: d.window, version, id: off.id, action: "check" }),
+      (err: unknown) =>
+        err instanceof DriverError && err.code === "action_not_supported" &&
+        /it is disabled/.test(err.message),
+    );
+    await expectState(pid, { ...seen, nth: 1 }, "checked", false);
 
     await done(d, { role: "AXRadioButton", name: "page 2" }, "select");
     await expectState(pid, { role: "page tab", name: "page 2" }, "selected");

@@ -11,11 +11,11 @@ import { DriverError } from "../../protocol/errors.ts";
 import type { ActOptions, ActOutcome, RawNode } from "../../model/engine.ts";
 import type { AtspiClient, CallLimits, Ref } from "./client.ts";
 import { DBusError } from "../../platform/dbus/mod.ts";
-import { hasValue, inBrowser, setNumber, stepByKeys } from "./range_value.ts";
+import { hasValue, inBrowser, MAX_STEPS, setNumber, stepByKeys } from "./range_value.ts";
 import { enterText } from "./text_entry.ts";
 import type { Known } from "./known.ts";
 import { alive, centre, doNamedAction, type Input, refused } from "./named_action.ts";
-import { focusAction, stateAction } from "./state_action.ts";
+import { focusAction, GTK4, stateAction } from "./state_action.ts";
 import { scrollIntoView } from "./scroll.ts";
 import { clickText } from "./text_click.ts";
 import { showComboMenu } from "./combo_open.ts";
@@ -99,7 +99,7 @@ export async function performAction(
         action,
         limits,
         options.extend === true,
-        known.toolkits.get(ref.bus),
+        known.windowRelative.has(ref.bus) ? GTK4 : known.toolkits.get(ref.bus),
       );
     case "click":
       // Words inside the element's text: the page made them clickable, not an element.
@@ -138,8 +138,9 @@ export async function performAction(
 }
 
 /**
- * Refuses an action on an element disabled now (its state read at once: the map may not
- * have heard it change): a click on it does nothing, and answering ok would say it did.
+ * Refuses an action on an element gone (DEFUNCT) or disabled now (its state read at once:
+ * the map may not have heard it change): a click on a disabled one does nothing, and
+ * answering ok would say it did.
  * An empty state set (a toolkit that answers none) is no proof of anything.
  */
 async function enabledNow(
@@ -150,6 +151,10 @@ async function enabledNow(
   limits: CallLimits,
 ): Promise<void> {
   const s = await client.states(ref, limits);
+  // A replaced object answers DEFUNCT (Gecko): nothing may be sent to what it was.
+  if (s.has(STATE.DEFUNCT)) {
+    throw new DriverError("element_not_found", `Element "${ref.path}" is gone`);
+  }
   if (s.has(STATE.SENSITIVE) || s.has(STATE.ENABLED) || !s.has(STATE.VISIBLE)) return;
   throw refused({ ...node, actions: [] }, VERBS[action], "it is disabled");
 }
@@ -219,7 +224,8 @@ async function setValue(
   // A page's number field hears typed digits as `input` only, and `change` once the focus
   // leaves: its arrow keys step it as a user does, and the page hears both.
   if (browser && node.role === "AXIncrementor" && Number.isFinite(n)) {
-    return await stepByKeys(client, input, ref, node, n, limits);
+    const stepped = await stepByKeys(client, input, ref, node, n, limits);
+    if (stepped) return stepped;
   }
   if (node.actions.includes("type_text")) {
     return await enterText(client, input, ref, node, { kind: "set", value }, limits, known);
@@ -229,9 +235,10 @@ async function setValue(
       issues: [{ path: ["value"], message: "Expected a number" }],
     });
   }
-  return browser
-    ? await stepByKeys(client, input, ref, node, n, limits)
-    : await setNumber(client, ref, n, limits);
+  if (!browser) return await setNumber(client, ref, n, limits);
+  const stepped = await stepByKeys(client, input, ref, node, n, limits);
+  if (stepped) return stepped;
+  throw refused(node, "set the value of", `it is more than ${MAX_STEPS} arrow keys from ${value}`);
 }
 
 async function typeText(

@@ -12,7 +12,7 @@
  */
 import type { ActOutcome, RawNode } from "../../model/engine.ts";
 import { DriverError } from "../../protocol/errors.ts";
-import { Variant } from "../../platform/dbus/mod.ts";
+import { DBusError, Variant } from "../../platform/dbus/mod.ts";
 import { pollUntil } from "../../util/poll.ts";
 import type { AtspiClient, CallLimits, Ref } from "./client.ts";
 import type { Known } from "./known.ts";
@@ -45,6 +45,18 @@ export async function hasValue(
 
 const numberOf = async (client: AtspiClient, ref: Ref, name: string, limits: CallLimits) =>
   Number(await client.prop(ref, "Value", name, limits));
+
+/**
+ * A bound or step of the element's Value, NaN when the toolkit has none to give: Gecko
+ * and Chromium answer "Get failed" for a number field's MinimumIncrement.
+ */
+const optionalNumber = (client: AtspiClient, ref: Ref, name: string, limits: CallLimits) =>
+  numberOf(client, ref, name, limits).catch((err) => {
+    if (err instanceof DBusError && err.errorName === "org.freedesktop.DBus.Error.Failed") {
+      return NaN;
+    }
+    throw err;
+  });
 
 /** Reads the element's number until it is `n` or the read-back time passes. */
 async function readBack(
@@ -79,9 +91,10 @@ export async function setNumber(
 }
 
 /**
- * Steps a page's ranged element (`<input type=range>`) to `n` by arrow keys once it has
- * the focus: the page hears each step. Refused when `n` is not on the element's steps
- * within {@link MAX_STEPS} keys.
+ * Steps a page's ranged element (`<input type=range>`, a number field) to `n` by arrow
+ * keys once it has the focus: the page hears each step. `undefined` when it holds no
+ * number to step from, or `n` is more than {@link MAX_STEPS} keys away: the caller types
+ * the number instead, or refuses.
  */
 export async function stepByKeys(
   client: AtspiClient,
@@ -90,24 +103,28 @@ export async function stepByKeys(
   node: RawNode,
   n: number,
   limits: CallLimits,
-): Promise<ActOutcome> {
+): Promise<ActOutcome | undefined> {
   const [now, min, max, inc] = await Promise.all(
     ["CurrentValue", "MinimumValue", "MaximumValue", "MinimumIncrement"].map((p) =>
-      numberOf(client, ref, p, limits)
+      optionalNumber(client, ref, p, limits)
     ),
   );
-  if (!(n >= min! && n <= max!)) {
+  // A number field with no min or max says NaN, an infinity or 0 there (Chromium: NaN to
+  // 0): only a range of two numbers, the first below the second, bounds anything.
+  const bounded = Number.isFinite(min) && Number.isFinite(max) && min! < max!;
+  const low = bounded ? min! : -Infinity;
+  const high = bounded ? max! : Infinity;
+  if (!(n >= low && n <= high)) {
     throw new DriverError(
       "invalid_params",
       `Cannot set "${node.name || node.role}" to ${n}: it holds ${min} to ${max}`,
       { issues: [{ path: ["value"], message: `Expected ${min} to ${max}` }] },
     );
   }
-  const step = inc! > 0 ? inc! : 1;
+  const step = inc! > 0 && Number.isFinite(inc) ? inc! : 1;
+  if (!Number.isFinite(now)) return undefined;
   const steps = Math.round((n - now!) / step);
-  if (Math.abs(steps) > MAX_STEPS) {
-    throw refused(node, "set the value of", `${Math.abs(steps)} arrow keys would be needed`);
-  }
+  if (Math.abs(steps) > MAX_STEPS) return undefined;
   if (steps === 0) return await readBack(client, ref, n, limits, "keys");
   if (await grabFocus(client, ref, limits) === false) throw refused(node, "focus");
   // Up and Down step a number field and a slider alike (Left and Right move a caret).

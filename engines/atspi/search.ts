@@ -24,7 +24,7 @@ import type { Known } from "./known.ts";
 import { axRole } from "./roles.ts";
 import type { SkeletonNode } from "./skeleton.ts";
 import { STATE } from "./states.ts";
-import { buildTree, namedByDescription, ownName } from "./tree.ts";
+import { buildTree, namedByDescription, unnamed } from "./tree.ts";
 import { isManager, MAX_CHILD_LIST, readFacts } from "./walk.ts";
 
 /** Nodes asked about at once. */
@@ -110,8 +110,8 @@ async function consider(
     editable: s.has(STATE.EDITABLE),
   });
   // Names are trimmed, and an unnamed button is named by its description, once read.
-  const name = ownName(node.name);
-  if (!filter.maybe(role, name) && !(name === "" && namedByDescription(node.role))) return;
+  const name = node.name.trim();
+  if (!filter.maybe(role, name) && !(unnamed(name) && namedByDescription(node.role))) return;
   // Read alone, as a read of the window would make it: children are not the question.
   const alone = new Map([[node.ref.path, { ...node, children: [] }]]);
   const tree = await buildTree(client, alone, node.ref.path, 1, limits, shown, known).catch(

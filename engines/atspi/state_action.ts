@@ -15,6 +15,8 @@ import { centre, doNamedAction, grabFocus, type Input, refused } from "./named_a
 import { STATE, type StateSet } from "./states.ts";
 import { pollUntil } from "../../util/poll.ts";
 import { comboOf, selectOption } from "./combo_option.ts";
+import { parentOf } from "./managed.ts";
+import { atspiRoleName } from "./roles.ts";
 
 /** The actions this module performs. */
 export type StateActionName = "check" | "uncheck" | "expand" | "collapse" | "select";
@@ -175,6 +177,23 @@ async function selectedAlone(client: AtspiClient, ref: Ref, limits: CallLimits):
   return Number(await client.prop(up, "Selection", "NSelectedChildren", limits)) <= 1;
 }
 
+/** The toolkit name {@link stateAction} is given for a GTK 4 app (its extents say so). */
+export const GTK4 = "GTK 4";
+/** How many ancestors are looked through for a combo box. */
+const COMBO_DEPTH = 6;
+
+/** Is `ref` inside a combo box's popup (an ancestor within a few levels is a combo)? */
+async function inComboPopup(client: AtspiClient, ref: Ref, limits: CallLimits): Promise<boolean> {
+  let at: Ref | undefined = ref;
+  for (let i = 0; i < COMBO_DEPTH && at; i++) {
+    at = await parentOf(client, at, limits);
+    if (!at) return false;
+    const [role] = await client.call(at, "Accessible", "GetRole", limits);
+    if (atspiRoleName(Number(role)) === "combo_box") return true;
+  }
+  return false;
+}
+
 /** Performs a state action on `node` (`ref`: its object) and reads the state back. */
 export async function stateAction(
   client: AtspiClient,
@@ -239,10 +258,13 @@ export async function stateAction(
     };
     const inParent = async () =>
       await selectInParent(client, ref, node, limits, extend) ? "action" as const : undefined;
+    // GTK 4's drop-down commits an option of its open list only when it is activated (a
+    // click): its list's selection moves a highlight the combo never takes.
+    const popupOption = toolkit === GTK4 && await inComboPopup(client, ref, limits);
     ways.splice(
       0,
       ways.length,
-      ...(page && (extend || gecko) ? [click] : [inParent, ways[0]!, click]),
+      ...(popupOption || (page && (extend || gecko)) ? [click] : [inParent, ways[0]!, click]),
     );
     if (extend && !page) ways.splice(1, 1);
   }

@@ -265,7 +265,7 @@ function shell(node: SkeletonNode): RawNode {
       editable: s.has(STATE.EDITABLE),
     }),
     // Menus pad their names to align accelerators ("Save      " in mousepad, LibreOffice).
-    name: ownName(node.name),
+    name: node.name.trim(),
     bounds: { x: 0, y: 0, w: 0, h: 0 },
     enabled: s.has(STATE.SENSITIVE) || s.has(STATE.ENABLED),
     focused: s.has(STATE.FOCUSED) || (s.has(STATE.ACTIVE) && atspiRoleName(node.role) === "frame"),
@@ -303,6 +303,9 @@ const VALUE_IS_STATE = new Set([
   "check_menu_item",
   "radio_menu_item",
   "separator",
+  // LibreOffice's menus and menu bars carry one too: no agent sets a menu's value.
+  "menu",
+  "menu_bar",
 ]);
 
 /** Roles of fields whose value a label around them must not be named by. */
@@ -348,14 +351,14 @@ export function keyLabel(raw: RawNode): void {
 
 /**
  * GTK 4.8 names a widget nobody named by its type ("GtkImage" for an icon button,
- * "GtkToggleButton"): that is no name, and the description (its tooltip) names it instead.
+ * "GtkToggleButton"): that is no name, and a description (its tooltip) names it instead.
+ * Without one the type name stays (gnome-calculator's display is "GtkSourceView").
  */
 const TYPE_NAME = /^Gtk[A-Z][A-Za-z]+$/;
 
-/** A node's name as an agent reads it: trimmed, and empty when it is a toolkit's type name. */
-export function ownName(name: string): string {
-  const trimmed = name.trim();
-  return TYPE_NAME.test(trimmed) ? "" : trimmed;
+/** Is `name` no name: empty, or a toolkit's type name, which a description replaces? */
+export function unnamed(name: string): boolean {
+  return name === "" || TYPE_NAME.test(name);
 }
 
 /**
@@ -428,6 +431,11 @@ export function actionsOf(node: SkeletonNode): ActionName[] {
     // A radio button is unchecked by checking another.
     out.push(...(RADIO_ROLES.has(role) ? ["check" as const] : ["check", "uncheck"] as const));
   }
+  // A disabled element takes no input (a disabled combo offered `press`): it can only be
+  // scrolled to. Its actions come back with the state change that enables it.
+  if (!s.has(STATE.SENSITIVE) && !s.has(STATE.ENABLED)) {
+    return out.filter((a) => a === "scroll_into_view");
+  }
   return out;
 }
 
@@ -473,14 +481,16 @@ async function enrich(
   const jobs: Promise<void>[] = [];
   const named = node.nameUnsure
     ? client.prop(ref, "Accessible", "Name", limits).then((name) => {
-      raw.name = ownName(String(name ?? ""));
+      raw.name = String(name ?? "").trim();
     })
     : Promise.resolve();
-  if (node.nameUnsure || (raw.name === "" && DESCRIBED_ROLES.has(role))) {
+  if (node.nameUnsure || (unnamed(raw.name) && DESCRIBED_ROLES.has(role))) {
     jobs.push(named.then(async () => {
-      if (raw.name !== "" || !DESCRIBED_ROLES.has(role)) return;
-      raw.name = String(await client.prop(ref, "Accessible", "Description", limits) ?? "")
-        .trim();
+      if (!unnamed(raw.name) || !DESCRIBED_ROLES.has(role)) return;
+      const description = String(
+        await client.prop(ref, "Accessible", "Description", limits) ?? "",
+      ).trim();
+      if (description !== "") raw.name = description;
     }));
   }
   if (known.noFocusRequest.has(ref.bus) && !raw.actions.includes("type_text")) {

@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import type { RawNode } from "../../model/engine.ts";
-import { keyLabel, placeOf, pruneUnshown } from "./tree.ts";
+import { actionsOf, keyLabel, placeOf, pruneUnshown } from "./tree.ts";
+import { refused } from "./named_action.ts";
+import type { SkeletonNode } from "./skeleton.ts";
+import { STATE, StateSet } from "./states.ts";
+import { ATSPI_ROLES } from "./roles.ts";
 
 function raw(handle: string, w: number, h: number, children: RawNode[] = []): RawNode {
   return {
@@ -59,4 +63,54 @@ Deno.test("keyLabel() leaves the element's own value out of its label", () => {
     keyLabel(node);
     assert.equal(node.label, want, `${label} / ${value}`);
   }
+});
+
+/** A skeleton node of AT-SPI role `role` with `states` and `ifaces`. */
+function skeletonNode(role: string, states: number[], ifaces: string[]): SkeletonNode {
+  const lo = states.filter((s) => s < 32).reduce((w, s) => w | (1 << s), 0) >>> 0;
+  const hi = states.filter((s) => s >= 32).reduce((w, s) => w | (1 << (s - 32)), 0) >>> 0;
+  return {
+    ref: { bus: ":1.1", path: "/n" },
+    role: ATSPI_ROLES.indexOf(role as (typeof ATSPI_ROLES)[number]),
+    name: "n",
+    states: new StateSet([lo, hi]),
+    ifaces: new Set(ifaces),
+    children: [],
+    childCount: 0,
+  };
+}
+
+Deno.test("actionsOf() offers a disabled element nothing but scroll_into_view", () => {
+  const enabled = skeletonNode("combo_box", [STATE.ENABLED, STATE.SENSITIVE, STATE.SELECTABLE], [
+    "Action",
+    "Component",
+  ]);
+  assert.ok(actionsOf(enabled).includes("press"));
+  const disabled = skeletonNode("combo_box", [STATE.SELECTABLE], ["Action", "Component"]);
+  assert.deepEqual(actionsOf(disabled), ["scroll_into_view"]);
+});
+
+Deno.test("actionsOf() offers no set_value on a menu whose Value holds a state (LibreOffice)", () => {
+  for (const role of ["menu", "menu_bar", "menu_item", "push_button"]) {
+    const node = skeletonNode(role, [STATE.ENABLED, STATE.SENSITIVE], ["Action", "Value"]);
+    assert.ok(!actionsOf(node).includes("set_value"), role);
+  }
+  const slider = skeletonNode("slider", [STATE.ENABLED, STATE.SENSITIVE], ["Value"]);
+  assert.ok(actionsOf(slider).includes("set_value"));
+});
+
+Deno.test("refused() ends its sentence with what the element offers", () => {
+  const node = {
+    ...raw("Terminal", 10, 10),
+    name: "Terminal",
+    actions: ["press", "focus"] as const,
+  };
+  assert.equal(
+    refused({ ...node, actions: [...node.actions] }, "type into").message,
+    'Cannot type into "Terminal": its actions are press, focus',
+  );
+  assert.equal(
+    refused({ ...node, actions: [] }, "type into").message,
+    'Cannot type into "Terminal": it offers no action',
+  );
 });

@@ -99,10 +99,13 @@ export interface ShownNode {
 }
 
 const SHOWN_SCRIPT = `
-import json, sys
+import json, re, sys
 import pyatspi
 pid, title, limit = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 shown = pyatspi.STATE_VISIBLE if sys.argv[4] == "visible" else pyatspi.STATE_SHOWING
+DESCRIBED = {"push_button", "push_button_menu", "toggle_button", "check_box", "radio_button",
+    "menu_item", "check_menu_item", "radio_menu_item", "combo_box", "link", "image", "icon",
+    "slider", "spin_button", "text", "entry", "password_text"}
 out = []
 def sized(node):
     try:
@@ -116,7 +119,13 @@ def walk(node, top):
     st = node.getState()
     if not top and not st.contains(shown):
         return
-    entry = {"role": int(node.getRole()), "roleName": node.getRoleName(), "name": node.name or "", "text": ""}
+    name = node.name or ""
+    # A screen reader reads an unnamed widget by its description (a tooltip), and GTK 4.8's
+    # type-name fallback ("GtkImage") is no name: the driver's rule, said the same way.
+    described = node.getRoleName().replace(" ", "_") in DESCRIBED
+    if described and (name == "" or re.fullmatch(r"Gtk[A-Z][A-Za-z]+", name)) and (node.description or "").strip():
+        name = node.description.strip()
+    entry = {"role": int(node.getRole()), "roleName": node.getRoleName(), "name": name, "text": ""}
     try:
         t = node.queryText()
         entry["text"] = t.getText(0, min(t.characterCount, 10000))
