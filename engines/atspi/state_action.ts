@@ -258,13 +258,22 @@ export async function stateAction(
     };
     const inParent = async () =>
       await selectInParent(client, ref, node, limits, extend) ? "action" as const : undefined;
-    // GTK 4's drop-down commits an option of its open list only when it is activated (a
-    // click): its list's selection moves a highlight the combo never takes.
-    const popupOption = toolkit === GTK4 && await inComboPopup(client, ref, limits);
+    // GTK 4's drop-down commits an option of its open list only when it is activated by a
+    // click, and its bridge places the popover's rows on the popover's own surface, not the
+    // screen: a click misses, and its list's selection is a highlight the combo never takes.
+    // Refused rather than answered ok for an option the combo does not show.
+    if (toolkit === GTK4 && await inComboPopup(client, ref, limits)) {
+      throw refused(
+        node,
+        "select",
+        "GTK 4's drop-down takes an option only by a click in its popover, which its bridge " +
+          "does not place on the screen",
+      );
+    }
     ways.splice(
       0,
       ways.length,
-      ...(popupOption || (page && (extend || gecko)) ? [click] : [inParent, ways[0]!, click]),
+      ...(page && (extend || gecko) ? [click] : [inParent, ways[0]!, click]),
     );
     if (extend && !page) ways.splice(1, 1);
   }
@@ -275,9 +284,14 @@ export async function stateAction(
     if (went === undefined) continue;
     via = went;
     if (!stateful) return { via };
-    // Selecting twice is harmless, toggling twice undoes: only `select` tries on.
-    const last = action !== "select" || i === ways.length - 1;
-    now = await readBack(client, ref, limits, want.reached, last ? READ_BACK_MS : TRY_NEXT_MS);
+    // Selecting twice is harmless, toggling twice undoes: only `select` tries on, and on
+    // a page `expand` and `collapse` once the state stayed as it was for a whole second:
+    // Chromium answers an ARIA tree row's "expand" and the page, which owns the state,
+    // never hears it; a click, as a user's, it does.
+    const disclosure = page && (action === "expand" || action === "collapse");
+    const last = (action !== "select" && !disclosure) || i === ways.length - 1;
+    const wait = last || disclosure ? READ_BACK_MS : TRY_NEXT_MS;
+    now = await readBack(client, ref, limits, want.reached, wait);
     if (want.reached(now)) return { via };
     if (last) break;
   }

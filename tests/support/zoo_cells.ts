@@ -28,10 +28,22 @@ import {
 const SENTINEL = -2147483648;
 const TEXT = /^AXText(Field|Area)$/;
 
-/** Registers the zoo cells for `toolkit` ("GTK 3"), whose app `start` brings up. */
-export function zooTable(toolkit: string, start: () => Promise<ZooApp>): void {
+/**
+ * Cells a toolkit's zoo does not run, each with why: what the driver cannot yet do there.
+ * They are the ✗ cells of docs/linux.md's table, named there with the same reason, and
+ * the issue's note lists them as left open. A gap is never a cell that passes.
+ */
+export type Gaps = Readonly<Record<string, string>>;
+
+/**
+ * Registers the zoo cells for `toolkit` ("GTK 3"), whose app `start` brings up; the cells
+ * `gaps` names are left out.
+ */
+export function zooTable(toolkit: string, start: () => Promise<ZooApp>, gaps: Gaps = {}): void {
   const { cell, done } = zooCells(start);
-  const t = (name: string, fn: (zoo: Zoo) => Promise<void>) => cell(`${toolkit}: ${name}`, fn);
+  const t = (name: string, fn: (zoo: Zoo) => Promise<void>) => {
+    if (!(name in gaps)) cell(`${toolkit}: ${name}`, fn);
+  };
 
   t("read: names trimmed, no sentinel bounds, Refresh described, Password secure", async (z) => {
     const { elements } = await element(z.client, z.window, named("Name", TEXT));
