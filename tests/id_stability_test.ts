@@ -92,7 +92,13 @@ Deno.test("LibreOffice Writer: a paragraph with another's text leaves every para
         ["Alpha", "Beta", "Gamma"].includes(e.value ?? "")
       );
       assert.equal(paragraphs.length, 3, JSON.stringify(paragraphs));
-      // A new last paragraph reading "Beta", typed as a user would.
+      // A new last paragraph reading "Beta", typed as a user would: a click into the text
+      // first (a Writer just started may hold its keyboard focus elsewhere), then the keys.
+      await replanned(async () => {
+        const now = await client.call("read_ui", { window });
+        const gamma = now.elements!.find((e) => e.value === "Gamma")!;
+        await client.call("act", { window, version: now.version, id: gamma.id, action: "click" });
+      });
       for (const keys of ["ctrl+End", "Return"]) await client.call("pixel_key", { keys, window });
       await client.call("pixel_type_text", { text: "Beta", window });
       const texts = await until(

@@ -198,9 +198,13 @@ const CELLS: [string, (z: Zoo, b: string) => Promise<void>][] = [
     });
     await z.page.said((l) => l === "fruit: Banana", from);
     assert.equal(r.ok, true, JSON.stringify(r));
-    const after = await z.find(is("AXPopUpButton", "Fruit"), "Fruit");
+    // Gecko announces the combo's new option a moment after the page heard it: the map
+    // follows its notification.
+    const after = await z.find(
+      (e) => is("AXPopUpButton", "Fruit")(e) && e.value === "Banana",
+      "Fruit showing Banana",
+    );
     assert.equal(after.id, fruit.id, "the combo keeps its id when its option changes");
-    assert.equal(after.value, "Banana", "the combo's value is its shown option");
   }],
   ["show_menu Fruit opens its list once, and select takes an option in it", async (z) => {
     const first = await z.act(is("AXPopUpButton", "Fruit"), "show_menu");
