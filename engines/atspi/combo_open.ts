@@ -13,7 +13,7 @@ import type { AtspiClient, CallLimits, Ref } from "./client.ts";
 import { childAt } from "./managed.ts";
 import { doActionNamed } from "./named_action.ts";
 import { ATSPI_ROLES } from "./roles.ts";
-import { STATE, type StateSet } from "./states.ts";
+import { STATE } from "./states.ts";
 import { pollUntil } from "../../util/poll.ts";
 
 /** What opens a combo box, by the names toolkits give the action (Qt: "ShowMenu"). */
@@ -44,44 +44,6 @@ export async function startOpen(
   opening.catch(() => {}); // Its failure shows as a popup that never shows.
   const pending = new Promise<"pending">((r) => setTimeout(() => r("pending"), OPEN_ANSWER_MS));
   return await Promise.race([opening, pending]) !== false;
-}
-
-const PANEL = ATSPI_ROLES.indexOf("panel");
-
-/** Most children of a combo's button looked through for GTK 4's popover. */
-const MAX_BUTTON_KIDS = 4;
-
-/**
- * Is `kid` (a combo's child) GTK 4's open popover, or a button holding it: a panel that is
- * VISIBLE, not SHOWING (GTK 4 never says it), with an area?
- */
-async function gtk4Popover(
-  client: AtspiClient,
-  kid: Ref,
-  role: number,
-  states: StateSet,
-  area: number,
-  limits: CallLimits,
-): Promise<boolean> {
-  const open = (r: number, s: StateSet, a: number) =>
-    r === PANEL && !s.has(STATE.SHOWING) && s.has(STATE.VISIBLE) && a > 0;
-  if (open(role, states, area)) return true;
-  if (states.has(STATE.SHOWING) || !states.has(STATE.VISIBLE)) return false;
-  // Inside the button: its own label's box. The popover reaches beyond it (below it).
-  const [bx, by, bw, bh] = await client.extents(kid, limits);
-  const count = Number(await client.prop(kid, "Accessible", "ChildCount", limits));
-  for (let i = 0; i < Math.min(Math.max(count, 0), MAX_BUTTON_KIDS); i++) {
-    const inner = await childAt(client, kid, i, limits);
-    if (!inner) continue;
-    const [[r], s, [x, y, w, h]] = await Promise.all([
-      client.call(inner, "Accessible", "GetRole", limits),
-      client.states(inner, limits),
-      client.extents(inner, limits),
-    ]);
-    const beyond = x < bx || y < by || x + w > bx + bw || y + h > by + bh;
-    if (beyond && open(Number(r), s, w * h)) return true;
-  }
-  return false;
 }
 
 /**
@@ -119,9 +81,6 @@ export async function popupShows(
     if (POPUP_ROLES.has(Number(role)) && kidStates.has(STATE.SHOWING) && w > 0 && h > 0) {
       return true;
     }
-    // GTK 4's drop-down adds its popover, a panel, under its button while it is open, and
-    // says VISIBLE of it, never SHOWING.
-    if (await gtk4Popover(client, kid, Number(role), kidStates, w * h, limits)) return true;
   }
   return false;
 }

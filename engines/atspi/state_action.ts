@@ -284,14 +284,9 @@ export async function stateAction(
     if (went === undefined) continue;
     via = went;
     if (!stateful) return { via };
-    // Selecting twice is harmless, toggling twice undoes: only `select` tries on, and on
-    // a page `expand` and `collapse` once the state stayed as it was for a whole second:
-    // Chromium answers an ARIA tree row's "expand" and the page, which owns the state,
-    // never hears it; a click, as a user's, it does.
-    const disclosure = page && (action === "expand" || action === "collapse");
-    const last = (action !== "select" && !disclosure) || i === ways.length - 1;
-    const wait = last || disclosure ? READ_BACK_MS : TRY_NEXT_MS;
-    now = await readBack(client, ref, limits, want.reached, wait);
+    // Selecting twice is harmless, toggling twice undoes: only `select` tries on.
+    const last = action !== "select" || i === ways.length - 1;
+    now = await readBack(client, ref, limits, want.reached, last ? READ_BACK_MS : TRY_NEXT_MS);
     if (want.reached(now)) return { via };
     if (last) break;
   }
