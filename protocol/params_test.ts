@@ -441,3 +441,23 @@ Deno.test("params: hold_key accepts any ms from 1 to 60000", () => {
     ),
   );
 });
+
+Deno.test("act: extend belongs to select alone, guard is window or element", () => {
+  const act = OPS.act.params;
+  assert.ok(act.safeParse({ ...ACT, action: "select", extend: true }).success);
+  assert.equal(
+    issueAt(act, { ...ACT, extend: true }, ["extend"]).message,
+    "Only select takes extend",
+  );
+  assert.ok(act.safeParse({ ...ACT, guard: "element" }).success);
+  assertIssueAt(act, { ...ACT, guard: "row" }, ["guard"]);
+  const batch = OPS.run_batch.params;
+  assert.ok(
+    batch.safeParse({ ...BATCH, steps: [{ id: ID, action: "select", extend: true }] }).success,
+  );
+  assertIssueAt(batch, { ...BATCH, steps: [{ id: ID, action: "press", extend: true }] }, [
+    "steps",
+    0,
+    "extend",
+  ]);
+});

@@ -7,6 +7,8 @@
 import assert from "node:assert/strict";
 import { session } from "./support/client.ts";
 import { libreoffice, requireDesktop, thunar } from "./support/apps.ts";
+import { zooApp } from "./support/zoo.ts";
+import { DriverError } from "../protocol/errors.ts";
 import { onDocument, sheet, sheetValue } from "./support/documents.ts";
 import { oracleCell, oracleNodes, oracleState } from "./support/oracle.ts";
 import { actOn, openedDialog, pressMenuItem, replanned } from "./support/desktop_steps.ts";
@@ -183,5 +185,45 @@ Deno.test("LibreOffice Calc: set_value and type_text commit a cell once, the res
     await s.close();
     await app.stop();
     for (const f of files) await Deno.remove(f).catch(() => {});
+  }
+});
+
+Deno.test("the element guard acts on a plan the window moved past; the window guard refuses it", async () => {
+  const app = await zooApp("gtk3_zoo.py", "Guard zoo");
+  const s = await session();
+  try {
+    const main = (await s.client.call("read_ui", { app: app.pid })).window;
+    const plan = await s.client.call("read_ui", { window: main });
+    const refresh = plan.elements!.find((e) => e.role === "AXButton" && e.name === "Refresh");
+    assert.ok(refresh, "the icon button is named by its tooltip");
+    // Something else in the window changes: the plan's version is behind.
+    await actOn(
+      s.client,
+      main,
+      (e) => e.name === "Notes" && e.role === "AXTextArea",
+      "set_value",
+      "x",
+    );
+    await app.said((l) => l === "notes: x");
+    const act = (guard: "window" | "element") =>
+      s.client.call("act", {
+        window: main,
+        version: plan.version,
+        id: refresh.id,
+        action: "press",
+        guard,
+      });
+    await assert.rejects(
+      () => act("window"),
+      (err: unknown) => err instanceof DriverError && err.code === "stale_version",
+    );
+    const pressed = await act("element");
+    assert.equal(pressed.ok, true, JSON.stringify(pressed));
+    await app.said((l) => l === "refresh: clicked");
+    // The answer's diff runs from the planned version: the Notes change is in it.
+    assert.ok(pressed.changed.some((e) => e.value === "x"), JSON.stringify(pressed.changed));
+  } finally {
+    await s.close();
+    await app.stop();
   }
 });
