@@ -217,6 +217,11 @@ export interface ActOutcome {
   verified?: false;
   /** The widget was told to take its new value (Return after a spin box's text). */
   commit?: "enter";
+  /**
+   * Other nodes (handles) the action changed besides the element, which may not announce
+   * it: a combo whose option was selected. The map reads them again with the element.
+   */
+  alsoChanged?: string[];
 }
 
 /** What an action asks beyond its name and text. */

@@ -173,6 +173,7 @@ async function runStep(
     }
     actedOn = node;
     core.live.touch(w, node.handle);
+    for (const other of outcome.alsoChanged ?? []) core.live.touch(w, other);
   }
   const t0 = performance.now();
   const settled = await core.live.events.settle(

@@ -10,7 +10,7 @@
  * @module
  */
 import type { ActOutcome, RawNode } from "../../model/engine.ts";
-import type { AtspiClient, CallLimits, Ref } from "./client.ts";
+import { type AtspiClient, type CallLimits, handleOf, type Ref } from "./client.ts";
 import { centre, doNamedAction, grabFocus, type Input, refused } from "./named_action.ts";
 import { STATE, type StateSet } from "./states.ts";
 import { pollUntil } from "../../util/poll.ts";
@@ -213,7 +213,9 @@ export async function stateAction(
     if (combo) {
       if (extend) throw refused(node, "extend the selection with", "a combo box shows one option");
       const inList = () => selectInParent(client, ref, node, limits, false);
-      return await selectOption(client, input, ref, node, combo, inList, limits);
+      const out = await selectOption(client, input, ref, node, combo, inList, limits);
+      // The combo shows the option now: Gecko says so a moment late, or not at all.
+      return { ...out, alsoChanged: [handleOf(combo.ref)] };
     }
   }
   const stateful = node[want.field] !== undefined;
