@@ -236,13 +236,14 @@ export class LiveMap {
   /**
    * Queues for `w`'s next refresh every list and table whose child count changed since it
    * was read (one call each, at most `child_checks`): the check after an action, for apps
-   * that add rows with no notification (Qt's tables and trees).
+   * that add rows with no notification (Qt's tables and trees). True when one changed.
    */
-  async checkLists(w: Watched, signal: AbortSignal): Promise<void> {
+  async checkLists(w: Watched, signal: AbortSignal): Promise<boolean> {
     const engine = this.#engine(w.map.engine);
-    if (!engine.childCounts) return;
+    if (!engine.childCounts) return false;
     const lists = listsToCheck(w.tree, this.#cfg.child_checks);
-    if (lists.length === 0) return;
+    if (lists.length === 0) return false;
+    let changed = false;
     const counts = await engine.childCounts(w.window, lists.map((c) => c.handle), {
       maxElements: 1,
       signal,
@@ -252,8 +253,10 @@ export class LiveMap {
       const now = counts.get(list.handle);
       if (now !== undefined && now !== null && now !== list.childCount) {
         w.pending.set(list.handle, "subtree");
+        changed = true;
       }
     }
+    return changed;
   }
 
   /** Live state of a window for answers. */

@@ -188,19 +188,24 @@ async function runStep(
   const reacted = core.live.events.count(w.app) > before;
   const reading = AbortSignal.any([signal, AbortSignal.timeout(Math.max(1, timeLeft(ctx)))]);
   let closed = false;
-  // Rows an app added without a word (Qt) are counted for: a changed list is read again.
-  await core.live.checkLists(w, reading).catch((err) => {
-    if (!(reading.aborted || (err instanceof DriverError && GONE.has(err.code)))) throw err;
-  });
-  const watched = await core.live.refresh(w, reading).catch((err) => {
-    if (reading.aborted) return w; // out of time: the map as it stands, with what was done
-    // The action closed its own window (a dialog's button) or ended its app: it was done,
-    // and the answer says so rather than failing an action that took.
-    if (!(err instanceof DriverError && GONE.has(err.code))) throw err;
-    closed = true;
-    return w;
-  });
+  const refresh = (target: Watched) =>
+    core.live.refresh(target, reading).catch((err) => {
+      if (reading.aborted) return target; // out of time: the map as it stands, with what was done
+      // The action closed its own window (a dialog's button) or ended its app: it was done,
+      // and the answer says so rather than failing an action that took.
+      if (!(err instanceof DriverError && GONE.has(err.code))) throw err;
+      closed = true;
+      return target;
+    });
+  let watched = await refresh(w);
   if (!closed) core.live.followMotion(watched, plannedBounds);
+  // Rows an app added without a word (Qt) are counted for after that read, which motion
+  // already judged: a list whose count changed is read again.
+  const listsMoved = !closed && await core.live.checkLists(watched, reading).catch((err) => {
+    if (!(reading.aborted || (err instanceof DriverError && GONE.has(err.code)))) throw err;
+    return false;
+  });
+  if (listsMoved) watched = await refresh(watched);
   const acted = actedOn;
   return {
     ...outcome,
