@@ -24,6 +24,7 @@ import type { Input } from "./named_action.ts";
 import { geckoPopup, OPEN_MS, popupShows, startOpen } from "./combo_open.ts";
 import { grabFocus } from "./named_action.ts";
 import { ATSPI_ROLES } from "./roles.ts";
+import { selectedIn } from "./combo_value.ts";
 import { STATE } from "./states.ts";
 import { pollUntil } from "../../util/poll.ts";
 
@@ -101,11 +102,7 @@ export async function comboOf(
 /** The option `combo` shows: its name, or for an `own` combo its selected child's. */
 async function choiceOf(client: AtspiClient, combo: Combo, limits: CallLimits): Promise<string> {
   if (!combo.own) return await nameOf(client, combo.ref, limits);
-  const n = Number(await client.prop(combo.ref, "Selection", "NSelectedChildren", limits));
-  if (!(n > 0)) return "";
-  const [picked] = await client.call(combo.ref, "Selection", "GetSelectedChild", limits, "i", [0]);
-  const [bus, path] = picked as [string, string];
-  return await nameOf(client, { bus: bus || combo.ref.bus, path }, limits);
+  return await selectedIn(client, combo.ref, limits) ?? "";
 }
 
 /** Is `ref`'s app Gecko (Firefox, Thunderbird)? */

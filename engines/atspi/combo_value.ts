@@ -30,7 +30,7 @@ export async function showChoice(
 }
 
 /** The name of the first child `holder` holds selected, when it has a `Selection`. */
-async function selectedIn(
+export async function selectedIn(
   client: AtspiClient,
   holder: Ref,
   limits: CallLimits,
