@@ -231,6 +231,11 @@ export interface ActOptions {
    * An engine that cannot add refuses (`action_not_supported`); it never replaces instead.
    */
   extend?: boolean;
+  /**
+   * `set_value`: give the field Return once its text is in, for an app that reads the
+   * field only then. An engine that cannot refuses (`action_not_supported`).
+   */
+  commit?: "enter";
 }
 
 /** A change an app announced; the live map turns these into patches. */
@@ -301,11 +306,19 @@ export function refuseAimedKeys(engine: string, input: PixelInput, window?: stri
 }
 
 /**
- * Refuses `select` with `extend` on an engine that has no way to add to a selection
- * (`action_not_supported`): replacing the selection instead would undo what the caller
- * selected before.
+ * Refuses the {@link ActOptions} an engine has no way to honour (`action_not_supported`):
+ * `select` with `extend` (replacing the selection instead would undo what the caller
+ * selected before) and `commit` (a set left uncommitted would be answered as done).
  */
-export function refuseExtend(engine: string, node: RawNode, options?: ActOptions): void {
+export function refuseOptions(engine: string, node: RawNode, options?: ActOptions): void {
+  if (options?.commit !== undefined) {
+    throw new DriverError(
+      "action_not_supported",
+      `Cannot commit "${node.name || node.role}" by Enter on the ${engine} engine: send ` +
+        "`pixel_key Return` with its window after the set",
+      { actions: node.actions, engine },
+    );
+  }
   if (options?.extend !== true) return;
   throw new DriverError(
     "action_not_supported",

@@ -55,6 +55,11 @@ const ElementAction = {
   value: Text.optional(),
   /** `select` only: add the element to the selection rather than replace the selection. */
   extend: z.boolean().optional(),
+  /**
+   * `set_value` only: give the field Return once its text is in, for an app that reads it
+   * only then. Never implied: Return also submits forms and presses default buttons.
+   */
+  commit: z.enum(["enter"]).optional(),
 };
 
 /** Actions that put text somewhere need the text. */
@@ -65,6 +70,10 @@ const valueIssue = { message: "Required for set_value and type_text", path: ["va
 const extendsSelect = (p: { action: string; extend?: boolean | undefined }) =>
   p.extend === undefined || p.action === "select";
 const extendIssue = { message: "Only select takes extend", path: ["extend"] };
+/** `commit` says how a set ends: only `set_value` sets. */
+const commitsSet = (p: { action: string; commit?: string | undefined }) =>
+  p.commit === undefined || p.action === "set_value";
+const commitIssue = { message: "Only set_value takes commit", path: ["commit"] };
 
 /**
  * What a plan made on an older version may act on. `window` (the default): any change of
@@ -83,7 +92,10 @@ export const ActParams = z.strictObject({
   ...ElementAction,
   guard: Guard.optional(),
   ...timeout,
-}).refine(needsValue, valueIssue).refine(extendsSelect, extendIssue);
+}).refine(needsValue, valueIssue).refine(extendsSelect, extendIssue).refine(
+  commitsSet,
+  commitIssue,
+);
 
 /** `pixel_click`. */
 export const PixelClickParams = z.strictObject({
@@ -150,7 +162,7 @@ export const BatchStep = z.union([
   z.strictObject(ElementAction).refine(needsValue, valueIssue).refine(
     extendsSelect,
     extendIssue,
-  ),
+  ).refine(commitsSet, commitIssue),
   PixelStep,
 ]);
 /** One `run_batch` step. */

@@ -461,3 +461,22 @@ Deno.test("act: extend belongs to select alone, guard is window or element", () 
     "extend",
   ]);
 });
+
+Deno.test("act: commit belongs to set_value alone, and is enter", () => {
+  const act = OPS.act.params;
+  const set = { ...ACT, action: "set_value", value: "2" };
+  assert.ok(act.safeParse({ ...set, commit: "enter" }).success);
+  assertIssueAt(act, { ...set, commit: "tab" }, ["commit"]);
+  assert.equal(
+    issueAt(act, { ...ACT, commit: "enter" }, ["commit"]).message,
+    "Only set_value takes commit",
+  );
+  const batch = OPS.run_batch.params;
+  const step = { id: ID, action: "set_value", value: "2", commit: "enter" };
+  assert.ok(batch.safeParse({ ...BATCH, steps: [step] }).success);
+  assertIssueAt(batch, { ...BATCH, steps: [{ ...step, action: "type_text" }] }, [
+    "steps",
+    0,
+    "commit",
+  ]);
+});

@@ -92,7 +92,13 @@ async function runStep(
   w: Watched,
   planned: number,
   step:
-    | { id: string; action: ActionName; value?: string | undefined; extend?: boolean | undefined }
+    | {
+      id: string;
+      action: ActionName;
+      value?: string | undefined;
+      extend?: boolean | undefined;
+      commit?: "enter" | undefined;
+    }
     | { input: PixelStep },
   ctx: CallContext,
 ): Promise<StepOutcome> {
@@ -130,7 +136,10 @@ async function runStep(
     }
     const aimAt = (target: RawNode) => {
       aimed = { id: step.id, node: target };
-      const options = step.extend === undefined ? {} : { extend: step.extend };
+      const options = {
+        ...(step.extend === undefined ? {} : { extend: step.extend }),
+        ...(step.commit === undefined ? {} : { commit: step.commit }),
+      };
       return engine.act(w.window, target, step.action, step.value, signal, gate, options);
     };
     // The element came to rest elsewhere before any input was sent: aim again, once.

@@ -13,6 +13,7 @@ import type { AtspiClient, CallLimits, Ref } from "./client.ts";
 import { DBusError } from "../../platform/dbus/mod.ts";
 import { hasValue, inBrowser, MAX_STEPS, setNumber, stepByKeys } from "./range_value.ts";
 import { enterText } from "./text_entry.ts";
+import { commitEnter } from "./commit.ts";
 import type { Known } from "./known.ts";
 import { alive, centre, doNamedAction, type Input, refused } from "./named_action.ts";
 import { focusAction, GTK4, stateAction } from "./state_action.ts";
@@ -130,8 +131,11 @@ export async function performAction(
       return await focusAction(client, input, ref, node, limits, !known.focusUnseen.has(ref.bus));
     case "scroll_into_view":
       return await scrollIntoView(client, input, ref, window, limits);
-    case "set_value":
-      return await setValue(client, input, ref, node, value, limits, known);
+    case "set_value": {
+      const commit = options.commit === "enter";
+      const out = await setValue(client, input, ref, node, value, limits, known, commit);
+      return commit ? await commitEnter(client, input, ref, node, out, limits) : out;
+    }
     case "type_text":
       return await typeText(client, input, ref, node, value, limits, known);
   }
@@ -202,6 +206,7 @@ async function setValue(
   value: string | undefined,
   limits: CallLimits,
   known: Known,
+  commit = false,
 ): Promise<ActOutcome> {
   value = required(value, "set_value");
   if (!node.actions.includes("set_value")) throw refused(node, "set the value of");
@@ -228,7 +233,9 @@ async function setValue(
     if (stepped) return stepped;
   }
   if (node.actions.includes("type_text")) {
-    return await enterText(client, input, ref, node, { kind: "set", value }, limits, known);
+    // Text to be committed is typed: an app that waits for Return reads the keys.
+    const entry = { kind: "set" as const, value, byKeys: commit };
+    return await enterText(client, input, ref, node, entry, limits, known);
   }
   if (!Number.isFinite(n)) {
     throw new DriverError("invalid_params", `"${value}" is not a number for a ranged element`, {

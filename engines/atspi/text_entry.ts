@@ -33,8 +33,15 @@ const PASSWORD_TEXT = 40;
 /** Longest text read back: what the driver reads into `value` at most. */
 const MAX_READ = 10_000;
 
-/** What is asked: replace the whole text, or insert at the caret. */
-export type Entry = { kind: "set"; value: string } | { kind: "type"; value: string };
+/**
+ * What is asked: replace the whole text, or insert at the caret. `byKeys`: a set typed as
+ * a person types it, for an app that reads the field's keys, not its text (Gnumeric's
+ * edit line took a text set through its interface and never entered it in the cell).
+ */
+export type Entry = { kind: "set"; value: string; byKeys?: boolean } | {
+  kind: "type";
+  value: string;
+};
 
 /** The element's text, at most {@link MAX_READ} characters. */
 export async function textOf(
@@ -165,7 +172,8 @@ export async function enterText(
   const entered = (text: string, want: string) =>
     entry.kind === "set" ? holds(text, want) : inserted(text);
   const editable = ifaces.has("EditableText");
-  if (editable && !known.editableTextFails.has(ref.bus)) {
+  const byKeys = entry.kind === "set" && entry.byKeys === true;
+  if (editable && !byKeys && !known.editableTextFails.has(ref.bus)) {
     const [ok] = entry.kind === "set"
       ? await client.call(ref, "EditableText", "SetTextContents", limits, "s", [entry.value])
       : await client.call(ref, "EditableText", "InsertText", limits, "isi", [

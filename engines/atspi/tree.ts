@@ -56,6 +56,8 @@ const TEXT_ROLES = new Set([
   "tree_item",
   "block_quote",
   "section",
+  // A document viewer's page (evince: a PDF page's words, in reading order).
+  "page",
   "link",
   // Web containers (hypertext): their own inline text, with their children as marks.
   "panel",

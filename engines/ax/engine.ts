@@ -30,7 +30,7 @@ import {
   ungated,
   type WindowTree,
 } from "../../model/engine.ts";
-import { type ActOptions, refuseAimedKeys, refuseExtend } from "../../model/engine.ts";
+import { type ActOptions, refuseAimedKeys, refuseOptions } from "../../model/engine.ts";
 import { performAxAction } from "./act.ts";
 import type { AxWindowEntry } from "./apps.ts";
 import { type AxDesktop, type AxNotifier, macParts } from "./desktop.ts";
@@ -224,7 +224,7 @@ export class AxEngine implements Engine {
     gate: InputGate = ungated,
     options?: ActOptions,
   ): Promise<ActOutcome> {
-    refuseExtend(this.name, node, options);
+    refuseOptions(this.name, node, options);
     this.#requireTrust();
     const entry = await this.#book.entry(window);
     const input = (i: PixelInput) => gate(() => this.input(i, signal));

@@ -27,7 +27,7 @@ import {
   type ActOptions,
   type InputGate,
   refuseAimedKeys,
-  refuseExtend,
+  refuseOptions,
 } from "../../model/engine.ts";
 import { actionCall, outcomeOf } from "./act.ts";
 import { captureVia } from "./capture.ts";
@@ -227,7 +227,7 @@ export class CuaEngine implements Engine {
     _gate?: InputGate,
     options?: ActOptions,
   ): Promise<ActOutcome> {
-    refuseExtend(this.name, node, options);
+    refuseOptions(this.name, node, options);
     const w = await this.#window(window, signal);
     const call = actionCall(w, this.#reads.address(window, node.handle), node, action, value);
     return outcomeOf(call.tool, await this.#onWindow(window, call.tool, call.args, signal));

@@ -27,7 +27,7 @@ import {
   ungated,
   type WindowTree,
 } from "../../model/engine.ts";
-import { type ActOptions, refuseAimedKeys, refuseExtend } from "../../model/engine.ts";
+import { type ActOptions, refuseAimedKeys, refuseOptions } from "../../model/engine.ts";
 import { captureScreen, captureWindow } from "./capture.ts";
 import { sendInput } from "./input.ts";
 import { hwndOf } from "./naming.ts";
@@ -191,7 +191,7 @@ export class UiaEngine implements Engine {
     gate: InputGate = ungated,
     options?: ActOptions,
   ): Promise<ActOutcome> {
-    refuseExtend(this.name, node, options);
+    refuseOptions(this.name, node, options);
     const hwnd = this.#hwnd(window);
     const client = await this.#connect();
     const reply = await client.call("act", {

@@ -32,7 +32,7 @@ import {
   ungated,
   type WindowTree,
 } from "../../model/engine.ts";
-import { type ActOptions, refuseExtend } from "../../model/engine.ts";
+import { type ActOptions, refuseOptions } from "../../model/engine.ts";
 import {
   captureScreen,
   captureWindow,
@@ -259,7 +259,7 @@ export class VisionEngine implements Engine {
     gate: InputGate = ungated,
     options?: ActOptions,
   ): Promise<ActOutcome> {
-    refuseExtend(this.name, node, options);
+    refuseOptions(this.name, node, options);
     const display = this.#x11();
     // Every vision action lands by screen position: the whole plan runs under the gate,
     // the window's place read inside it so nothing moves it in between.
