@@ -32,6 +32,7 @@ const SCRIPTS = [
   "bench/reliability_bench.ts",
   "bench/footprint_bench.ts",
   "bench/web_bench.ts",
+  "bench/tasks_bench.ts",
 ];
 
 const only = Deno.args.filter((a) => !a.startsWith("-"));
