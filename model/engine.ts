@@ -213,7 +213,10 @@ export interface ActOutcome {
    * nothing was sent to the app, so there is nothing to wait for.
    */
   already?: true;
-  /** The text went in but cannot be read back (a password field): `found` means nothing. */
+  /**
+   * The action was done but cannot be read back (a password field's text, a page's grid
+   * row whose selection Gecko does not show): `found` means nothing.
+   */
   verified?: false;
   /** The widget was told to take its new value (Return after a spin box's text). */
   commit?: "enter";

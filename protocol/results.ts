@@ -153,8 +153,9 @@ export const ActResult = z.strictObject({
   /** The element already was as asked (`check` on a checked box): nothing was done. */
   already: z.literal(true).optional(),
   /**
-   * False when the text cannot be read back to check it (a password field shows bullets,
-   * or nothing): the text was entered, and `ok` says no more than that.
+   * False when the effect cannot be read back to check it (a password field shows bullets,
+   * or nothing; a page's grid row whose selection Gecko does not show): the text was
+   * entered, or the click made, and `ok` says no more than that.
    */
   verified: z.literal(false).optional(),
   /**
@@ -209,7 +210,7 @@ export const StepResult = z.strictObject({
   value: z.string().optional(),
   /** The element already was as asked: nothing was done. */
   already: z.literal(true).optional(),
-  /** As `act`'s: the text went in but cannot be read back. */
+  /** As `act`'s: the text went in, or the click was made, but cannot be read back. */
   verified: z.literal(false).optional(),
   /** As `act`'s: how a `set_value` was committed. */
   commit: z.enum(["enter"]).optional(),

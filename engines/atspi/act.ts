@@ -20,6 +20,7 @@ import { focusAction, GTK4, stateAction } from "./state_action.ts";
 import { scrollIntoView } from "./scroll.ts";
 import { clickText } from "./text_click.ts";
 import { showComboMenu } from "./combo_open.ts";
+import { isDropDown, showDropDown } from "./gtk_drop_down.ts";
 import { isEmpty } from "./uncover.ts";
 import { STATE } from "./states.ts";
 
@@ -122,8 +123,18 @@ export async function performAction(
         return out.found === undefined ? out : { ...out, found: "menu not shown" };
       }
       if (COMBO_ROLES.has(node.role)) {
+        // GTK 4's drop-down says its popover shows only by holding it (gtk_drop_down.ts).
+        if (known.windowRelative.has(ref.bus) && await isDropDown(client, ref, limits)) {
+          return await showDropDown(client, ref, limits);
+        }
         const click = () => pixelClick("left").then(() => {});
-        return await showComboMenu(client, ref, click, limits, !known.popupUnseen.has(ref.bus));
+        const gecko = known.popupUnseen.has(ref.bus);
+        // The pointer rests on the combo, as a user's does to open it. With no window
+        // manager X gives the keyboard to the window under the pointer: Gecko's drop-down,
+        // mapped under a pointer left below the combo (on the field typed into last), took
+        // the keyboard from the browser's window, which rolls its drop-down up at once.
+        if (gecko && !isEmpty(node.bounds)) await input({ kind: "move", ...centre(node) });
+        return await showComboMenu(client, ref, click, limits, !gecko);
       }
       if (await doNamedAction(client, ref, node, prefs!, limits)) return { via: "action" };
       return await pixelClick("right");

@@ -263,6 +263,15 @@ async function clickInOpenList(
 const KEY_MS = 500;
 
 /**
+ * Did a key move the list's option from index `was` to `now`? Gecko's options pass through
+ * a moment with none selected (or lit) while one takes over from another: that -1 is no
+ * place, and read as one it sent the next key the wrong way (Up, Down, Up, Down: Banana,
+ * Cherry, Banana, Cherry, for Apple).
+ */
+export const movedFrom = (was: number): (now: number) => boolean => (now) =>
+  now >= 0 && now !== was;
+
+/**
  * Chooses option `ref` of Gecko's closed page combo `combo` by arrow keys on the focused
  * combo: the page hears a `change` per key, as from a user. An open drop-down (a
  * `show_menu` before) is closed first by Escape, which keeps the option it had. Done when
@@ -299,9 +308,9 @@ async function chooseByKeys(
   for (let step = 0; step <= count && at !== target; step++) {
     await input({ kind: "key", keys: at < target ? "Down" : "Up" });
     const was = at;
-    at = await pollUntil(current, (i) => i !== was, KEY_MS);
+    at = await pollUntil(current, movedFrom(was), KEY_MS);
     // A key that moved nothing (a disabled option at the end): the keys can do no more.
-    if (at === was) break;
+    if (!movedFrom(was)(at)) break;
   }
   if (await selected()) return { via: "keys" };
   const shown = await childAt(client, combo.list, await current(), limits).catch(() => undefined);
@@ -333,8 +342,8 @@ async function enterInOpenList(
   for (let step = 0; step <= count && at !== target; step++) {
     await input({ kind: "key", keys: at < target ? "Down" : "Up" });
     const was = at;
-    at = await pollUntil(lit, (i) => i !== was, KEY_MS);
-    if (at === was) break;
+    at = await pollUntil(lit, movedFrom(was), KEY_MS);
+    if (!movedFrom(was)(at)) break;
   }
   if (at !== target) return { via: "keys", found: "not selected" };
   await input({ kind: "key", keys: "Return" });

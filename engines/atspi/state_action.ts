@@ -15,8 +15,8 @@ import { centre, doNamedAction, grabFocus, type Input, refused } from "./named_a
 import { STATE, type StateSet } from "./states.ts";
 import { pollUntil } from "../../util/poll.ts";
 import { comboOf, selectOption } from "./combo_option.ts";
-import { parentOf } from "./managed.ts";
-import { atspiRoleName } from "./roles.ts";
+import { dropDownOf, isDropDown, selectInDropDown } from "./gtk_drop_down.ts";
+import { discloseByKeys, rowSelectionUnseen } from "./page_rows.ts";
 
 /** The actions this module performs. */
 export type StateActionName = "check" | "uncheck" | "expand" | "collapse" | "select";
@@ -179,20 +179,6 @@ async function selectedAlone(client: AtspiClient, ref: Ref, limits: CallLimits):
 
 /** The toolkit name {@link stateAction} is given for a GTK 4 app (its extents say so). */
 export const GTK4 = "GTK 4";
-/** How many ancestors are looked through for a combo box. */
-const COMBO_DEPTH = 6;
-
-/** Is `ref` inside a combo box's popup (an ancestor within a few levels is a combo)? */
-async function inComboPopup(client: AtspiClient, ref: Ref, limits: CallLimits): Promise<boolean> {
-  let at: Ref | undefined = ref;
-  for (let i = 0; i < COMBO_DEPTH && at; i++) {
-    at = await parentOf(client, at, limits);
-    if (!at) return false;
-    const [role] = await client.call(at, "Accessible", "GetRole", limits);
-    if (atspiRoleName(Number(role)) === "combo_box") return true;
-  }
-  return false;
-}
 
 /** Performs a state action on `node` (`ref`: its object) and reads the state back. */
 export async function stateAction(
@@ -208,6 +194,10 @@ export async function stateAction(
   const gecko = toolkit === "Gecko";
   const page = gecko || toolkit === "Chromium";
   const want = WANT[action];
+  // A GTK 4 combo's popup, whose rows the bridge does not place on the screen.
+  const dropDown = toolkit === GTK4 && action === "select"
+    ? await dropDownOf(client, ref, limits)
+    : undefined;
   if (action === "select") {
     const combo = await comboOf(client, ref, limits);
     if (combo) {
@@ -217,11 +207,27 @@ export async function stateAction(
       // The combo shows the option now: Gecko says so a moment late, or not at all.
       return { ...out, alsoChanged: [handleOf(combo.ref)] };
     }
+    // Before the row's own state is read: in GTK 4's drop-down a row's SELECTED is the
+    // list's highlight, not the combo's choice (gtk_drop_down.ts).
+    if (dropDown && await isDropDown(client, dropDown, limits)) {
+      if (extend) throw refused(node, "extend the selection with", "a combo box shows one option");
+      const out = await selectInDropDown(client, input, ref, node, dropDown, limits);
+      return { ...out, alsoChanged: [handleOf(dropDown)] };
+    }
   }
   const stateful = node[want.field] !== undefined;
   // Check boxes only: what would "check" mean on a button? Menu items and plain rows are
   // selected and expanded by their action, with no state to read back.
-  if (!stateful && want.field === "checked") throw refused(node, action);
+  if (!stateful && want.field === "checked") {
+    throw toolkit === GTK4 && node.role === "AXButton"
+      ? refused(
+        node,
+        action,
+        "it says no on or off state: GTK 4.8 shows a toggle button as a plain button while " +
+          `it is off, so \`press\` toggles it (its actions are ${node.actions.join(", ")})`,
+      )
+      : refused(node, action);
+  }
   if (stateful && want.reached(await client.states(ref, limits))) {
     // Selected among others is not as asked when the selection is to be replaced.
     if (action !== "select" || extend || await selectedAlone(client, ref, limits)) {
@@ -237,6 +243,11 @@ export async function stateAction(
   const ways: (() => Promise<ActOutcome["via"] | undefined>)[] = [
     async () => await doNamedAction(client, ref, node, names, limits) ? "action" : undefined,
     async () => {
+      // A page's tree row by the keys alone (page_rows.ts): a click on it lands on its
+      // open group's rows.
+      if (row && page && await discloseByKeys(client, input, ref, action === "expand", limits)) {
+        return "keys";
+      }
       await input({ kind: "click", ...centre(node), button: "left", count: 1 });
       if (!row) return "pixel";
       await input({ kind: "key", keys: action === "expand" ? "Right" : "Left" });
@@ -260,16 +271,16 @@ export async function stateAction(
     };
     const inParent = async () =>
       await selectInParent(client, ref, node, limits, extend) ? "action" as const : undefined;
-    // GTK 4's drop-down commits an option of its open list only when it is activated by a
-    // click, and its bridge places the popover's rows on the popover's own surface, not the
-    // screen: a click misses, and its list's selection is a highlight the combo never takes.
-    // Refused rather than answered ok for an option the combo does not show.
-    if (toolkit === GTK4 && await inComboPopup(client, ref, limits)) {
+    // Another GTK 4 combo's popup (no drop-down's, taken above): its bridge places the
+    // popover's rows on the popover's own surface, not the screen, so a click misses, and
+    // its list's selection is a highlight the combo never takes. Refused rather than
+    // answered ok for an option the combo does not show.
+    if (dropDown) {
       throw refused(
         node,
         "select",
-        "GTK 4's drop-down takes an option only by a click in its popover, which its bridge " +
-          "does not place on the screen",
+        "GTK 4's combo takes an option only from its popover, which its bridge does not " +
+          "place on the screen",
       );
     }
     ways.splice(
@@ -292,6 +303,11 @@ export async function stateAction(
     if (want.reached(now)) return { via };
     if (last) break;
   }
+  // Gecko shows no selection of a grid's `<tr>` (page_rows.ts): the click went, unread.
+  if (
+    gecko && action === "select" && node.role === "AXCell" &&
+    await rowSelectionUnseen(client, ref, limits)
+  ) return { via, verified: false };
   return { via, found: want.otherwise(now ?? await client.states(ref, limits)) };
 }
 

@@ -158,7 +158,11 @@ export async function buildTree(
   );
   await Promise.all([mapLimit(kept, PIPELINE, (k) => enrich(client, k, limits, known)), marking]);
   const root = kept[0]!.raw;
-  for (const k of kept) withoutFieldValue(k.raw);
+  for (const k of kept) {
+    withoutFieldValue(k.raw);
+    withoutTypeName(k.node.role, k.raw);
+    namedByLabel(k.raw);
+  }
   if (shown !== STATE.VISIBLE) return { root, nodes: kept.length, truncated };
   const hidden = await dropStackedAway(client, kept, limits);
   return { root, nodes: kept.length - hidden - pruneUnshown(root), truncated };
@@ -364,6 +368,29 @@ export function unnamed(name: string): boolean {
 }
 
 /**
+ * Names a nameless field by its label, as a screen reader announces it: GTK's file
+ * chooser leaves its Name entry unnamed, labelled by "Name:". The colon that ends a
+ * label's words is punctuation, not a name's part.
+ */
+export function namedByLabel(raw: RawNode): void {
+  if (raw.name !== "" || raw.label === undefined) return;
+  raw.name = raw.label.replace(/\s*:\s*$/, "");
+}
+
+/**
+ * Rows and cells, whose type name GTK 4.8 gives every one of a list or column view alike
+ * ("GtkListItemWidget", "GtkColumnViewCell"): the map then told them apart by their order
+ * alone, and a row inserted above took the next row's id. Nameless, a row is keyed by
+ * what it shows (map/ids.ts), as GTK 3's are.
+ */
+const ROW_ROLES = new Set(["table_row", "table_cell", "list_item", "tree_item"]);
+
+/** Leaves a row's or cell's type name out (see {@link ROW_ROLES}): it names nothing. */
+export function withoutTypeName(role: number, raw: RawNode): void {
+  if (TYPE_NAME.test(raw.name) && ROW_ROLES.has(atspiRoleName(role))) raw.name = "";
+}
+
+/**
  * Roles an agent acts on by name: one with an empty name is named by its description (the
  * tooltip of an icon button: "Replace all (F10)"), as a screen reader reads it.
  */
@@ -394,11 +421,22 @@ export const namedByDescription = (role: number): boolean =>
 /** Checkable roles that only a sibling's check unchecks. */
 const RADIO_ROLES = new Set(["radio_button", "radio_menu_item"]);
 
+/**
+ * Is `node` on or off: checkable by its states or role, or a push button that says
+ * PRESSED? GTK 4.8 gives a toggle button a push button's role, PRESSED only while on (off,
+ * nothing on the bus tells it from a plain button): while on it is known for a toggle.
+ */
+function checkable(node: SkeletonNode): boolean {
+  const role = atspiRoleName(node.role);
+  return node.states.has(STATE.CHECKABLE) || CHECKABLE_ROLES.has(role) ||
+    (role === "push_button" && node.states.has(STATE.PRESSED));
+}
+
 /** The on/off, open/closed and selected states an agent checks an action by. */
 function statesOf(node: SkeletonNode): Pick<RawNode, "checked" | "expanded" | "selected"> {
   const s = node.states;
   const out: Pick<RawNode, "checked" | "expanded" | "selected"> = {};
-  if (s.has(STATE.CHECKABLE) || CHECKABLE_ROLES.has(atspiRoleName(node.role))) {
+  if (checkable(node)) {
     // Gecko marks an ARIA toggle button (aria-pressed) PRESSED, not CHECKED.
     out.checked = s.has(STATE.INDETERMINATE)
       ? "mixed"
@@ -429,7 +467,7 @@ export function actionsOf(node: SkeletonNode): ActionName[] {
     out.push("show_menu");
   }
   if (s.has(STATE.SELECTABLE) && node.ifaces.has("Component")) out.push("scroll_into_view");
-  if (s.has(STATE.CHECKABLE) || CHECKABLE_ROLES.has(role)) {
+  if (checkable(node)) {
     // A radio button is unchecked by checking another.
     out.push(...(RADIO_ROLES.has(role) ? ["check" as const] : ["check", "uncheck"] as const));
   }

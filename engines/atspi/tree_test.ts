@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
 import type { RawNode } from "../../model/engine.ts";
-import { actionsOf, keyLabel, placeOf, pruneUnshown } from "./tree.ts";
+import {
+  actionsOf,
+  keyLabel,
+  namedByLabel,
+  placeOf,
+  pruneUnshown,
+  withoutTypeName,
+} from "./tree.ts";
+import { visitIds } from "../../map/ids.ts";
 import { refused } from "./named_action.ts";
 import type { SkeletonNode } from "./skeleton.ts";
 import { STATE, StateSet } from "./states.ts";
@@ -113,4 +121,85 @@ Deno.test("refused() ends its sentence with what the element offers", () => {
     refused({ ...node, actions: [] }, "type into").message,
     'Cannot type into "Terminal": it offers no action',
   );
+});
+
+const roleCode = (name: string) => (ATSPI_ROLES as readonly string[]).indexOf(name);
+
+/** A GTK 4.8 column view's list as its bridge names it, then as the tree keeps it. */
+function columnView(people: readonly [string, string][]): RawNode {
+  const node = (role: string, atspi: string, name: string, children: RawNode[] = []) => {
+    const n: RawNode = { ...raw(name, 10, 10, children), role, name };
+    withoutTypeName(roleCode(atspi), n);
+    return n;
+  };
+  const cell = (text: string) =>
+    node("AXCell", "table_cell", "GtkColumnViewCell", [node("AXStaticText", "label", text)]);
+  return node("AXList", "list", "GtkColumnListView", [
+    ...people.map(([name, age]) =>
+      node("AXRow", "table_row", "GtkListItemWidget", [cell(name), cell(age)])
+    ),
+  ]);
+}
+
+Deno.test("withoutTypeName() leaves out a row's or cell's type name, and only theirs", () => {
+  const named = (atspi: string, name: string) => {
+    const n = { ...raw(name, 10, 10), name };
+    withoutTypeName(roleCode(atspi), n);
+    return n.name;
+  };
+  assert.equal(named("table_row", "GtkListItemWidget"), "");
+  assert.equal(named("table_cell", "GtkColumnViewCell"), "");
+  assert.equal(named("list_item", "GtkListBoxRow"), "");
+  assert.equal(named("table_row", "Bob"), "Bob");
+  // An icon button keeps its type name: with no tooltip it is all that tells it.
+  assert.equal(named("push_button", "GtkToggleButton"), "GtkToggleButton");
+  assert.equal(named("panel", "GtkColumnViewTitle"), "GtkColumnViewTitle");
+});
+
+Deno.test("a GTK 4 column view's row keeps its cell ids when a row is inserted before it", () => {
+  const idsOf = (root: RawNode) => {
+    const out = new Map<string, string>();
+    visitIds(root, (n, id) => {
+      if (n.role === "AXCell") out.set(n.children[0]!.name, id);
+    });
+    return out;
+  };
+  const before = idsOf(columnView([["Ann", "31"], ["Bob", "25"], ["Cid", "40"]]));
+  const after = idsOf(columnView([["Dee", "22"], ["Ann", "31"], ["Bob", "25"], ["Cid", "40"]]));
+  for (const text of ["Ann", "31", "Bob", "25", "Cid", "40"]) {
+    assert.equal(after.get(text), before.get(text), text);
+  }
+});
+
+Deno.test("actionsOf() knows a push button that says PRESSED for a toggle (GTK 4.8's, while on)", () => {
+  const on = skeletonNode("push_button", [STATE.ENABLED, STATE.SENSITIVE, STATE.PRESSED], [
+    "Action",
+  ]);
+  assert.ok(actionsOf(on).includes("check") && actionsOf(on).includes("uncheck"));
+  // Off, GTK 4.8's toggle says nothing a plain button does not: neither offers check.
+  const off = skeletonNode("push_button", [STATE.ENABLED, STATE.SENSITIVE], ["Action"]);
+  assert.ok(!actionsOf(off).includes("check"));
+});
+
+Deno.test("namedByLabel() names a nameless field by its label, without the colon", () => {
+  const field = (name: string, label?: string): RawNode => ({
+    handle: "h",
+    role: "AXTextField",
+    name,
+    bounds: { x: 0, y: 0, w: 1, h: 1 },
+    enabled: true,
+    focused: false,
+    actions: [],
+    children: [],
+    ...(label === undefined ? {} : { label }),
+  });
+  const chooser = field("", "Name:");
+  namedByLabel(chooser);
+  assert.equal(chooser.name, "Name");
+  const own = field("Search", "Find:");
+  namedByLabel(own);
+  assert.equal(own.name, "Search", "its own name stays");
+  const none = field("");
+  namedByLabel(none);
+  assert.equal(none.name, "");
 });

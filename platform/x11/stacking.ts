@@ -79,7 +79,9 @@ function clientIn(
 /**
  * Every root child that paints, top first, with the client window it holds (a root child
  * holding none, such as an override-redirect popup without `WM_CLASS`, stands for itself,
- * untitled and with pid 0). Windows that vanish while being listed are left out.
+ * untitled, with the `_NET_WM_PID` it sets or 0: Chromium's drop-down sets only that, and
+ * read as pid 0 its option counted as covered by a stranger's window, which raising the
+ * browser below could not help). Windows that vanish while being listed are left out.
  */
 export function stackingOrder(display: X11Display): PlacedWindow[] {
   const h = x11Handle(display);
@@ -90,12 +92,18 @@ export function stackingOrder(display: X11Display): PlacedWindow[] {
     const frame = children[i]!;
     if (!paints(h, frame)) continue;
     const client = clientIn(h, frame, clients, CLIENT_DEPTH) ??
-      { xid: Number(frame), title: "", instance: "", className: "", pid: 0 };
+      { xid: Number(frame), title: "", instance: "", className: "", pid: pidOn(h, frame) };
     const bounds = paintedBounds(h, frame);
     if (bounds) out.push({ ...client, bounds, frame: Number(frame) });
   }
   settle(h, "list the stacking order");
   return out;
+}
+
+/** `_NET_WM_PID` of `win`; 0 when it sets none. */
+function pidOn(h: X11Handle, win: bigint): number {
+  const pid = property(h, win, h.x11.XInternAtom(h.dpy, cString("_NET_WM_PID"), 0));
+  return Number((pid && longs(pid)[0]) ?? 0n);
 }
 
 /** Drops X errors about windows that vanished meanwhile; throws any other. */

@@ -106,6 +106,7 @@ shown = pyatspi.STATE_VISIBLE if sys.argv[4] == "visible" else pyatspi.STATE_SHO
 DESCRIBED = {"push_button", "push_button_menu", "toggle_button", "check_box", "radio_button",
     "menu_item", "check_menu_item", "radio_menu_item", "combo_box", "link", "image", "icon",
     "slider", "spin_button", "text", "entry", "password_text"}
+ROWS = {"table_row", "table_cell", "list_item", "tree_item"}
 out = []
 def sized(node):
     try:
@@ -125,6 +126,9 @@ def walk(node, top):
     described = node.getRoleName().replace(" ", "_") in DESCRIBED
     if described and (name == "" or re.fullmatch(r"Gtk[A-Z][A-Za-z]+", name)) and (node.description or "").strip():
         name = node.description.strip()
+    # GTK 4.8 names every row and cell of a list by its type ("GtkListItemWidget"): no name.
+    if node.getRoleName().replace(" ", "_") in ROWS and re.fullmatch(r"Gtk[A-Z][A-Za-z]+", name):
+        name = ""
     entry = {"role": int(node.getRole()), "roleName": node.getRoleName(), "name": name, "text": ""}
     try:
         t = node.queryText()
