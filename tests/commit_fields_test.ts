@@ -116,6 +116,28 @@ Deno.test("Gnumeric: the edit line's set_value with commit enters the cell", asy
     });
     assert.equal(moved.ok, true, JSON.stringify(moved));
     assert.equal(await until(sum, (t) => t === "Sum = 42"), "Sum = 42");
+    // A toolbar button's press works (it answered `effect: "none"` once): Save opens its
+    // dialog, which pyatspi sees, and Cancel closes it.
+    const save = await first(s.client, window, { role: "AXButton", name: "Save" });
+    const pressed = await s.client.call("act", {
+      window,
+      version: save.version,
+      id: save.el.id,
+      action: "press",
+    });
+    assert.equal(pressed.effect, "changed", JSON.stringify(pressed));
+    const titles = () => oracleNodes(app.pid, 20, 0).then((ws) => ws.map((w) => w.name));
+    const shown = await until(titles, (ts) => ts.some((t) => /^Save the current workbook/.test(t)));
+    assert.ok(shown.some((t) => /^Save the current workbook/.test(t)), JSON.stringify(shown));
+    const dialog = pressed.opened?.[0]?.window;
+    assert.ok(dialog, JSON.stringify(pressed.opened));
+    const cancel = await first(s.client, dialog, { role: "AXButton", name: "Cancel" });
+    await s.client.call("act", {
+      window: dialog,
+      version: cancel.version,
+      id: cancel.el.id,
+      action: "press",
+    });
   } finally {
     await s.close();
     await app.stop();
