@@ -188,7 +188,11 @@ export class LiveMap {
     }
     if (w.handles.has(h)) {
       const structural = e.kind === "structure";
-      const scope = structural ? "subtree" : e.kind === "bounds" ? "bounds" : "node";
+      const scope = structural || inherited(e)
+        ? "subtree"
+        : e.kind === "bounds"
+        ? "bounds"
+        : "node";
       w.pending.set(h, widerScope(w.pending.get(h), scope));
       if (structural && ++w.structural > this.#cfg.burst_limit) w.needsFull = true;
       return true;
@@ -582,4 +586,16 @@ export class LiveMap {
     for (const t of this.#patching.values()) clearTimeout(t);
     await this.#unsubscribe?.().catch(() => {});
   }
+}
+
+/**
+ * States a container's children take from it without a word of their own: GTK 3 announces
+ * `sensitive` and `enabled` only for the box whose sensitivity changed, and the spin
+ * button inside it stayed disabled in the map (set_value refused) though it was enabled.
+ */
+const INHERITED_STATES: ReadonlySet<string> = new Set(["sensitive", "enabled"]);
+
+/** Does `e` change a state the node's whole subtree follows? */
+export function inherited(e: Pick<EngineEvent, "kind" | "detail">): boolean {
+  return e.kind === "state" && e.detail !== undefined && INHERITED_STATES.has(e.detail);
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { defaultConfig } from "../model/config.ts";
-import { LiveMap, type Target } from "./live_map.ts";
+import { inherited, LiveMap, type Target } from "./live_map.ts";
 import { FakeEngine, node } from "./_fake_engine.ts";
 import { boundsOf, MOTION_READ_MS, MOTION_STILL_MS } from "./motion.ts";
 
@@ -332,4 +332,12 @@ Deno.test("LiveMap leaves a window alone after an action that moved nothing", as
   } finally {
     await live.close();
   }
+});
+
+Deno.test("inherited(): sensitivity and enabling reach a node's subtree, other states do not", () => {
+  assert.equal(inherited({ kind: "state", detail: "sensitive" }), true);
+  assert.equal(inherited({ kind: "state", detail: "enabled" }), true);
+  assert.equal(inherited({ kind: "state", detail: "checked" }), false);
+  assert.equal(inherited({ kind: "state" }), false);
+  assert.equal(inherited({ kind: "property", detail: "sensitive" }), false);
 });

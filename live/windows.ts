@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { guessLabels } from "./label_guess.ts";
 import { buildSnapshot, WindowMap } from "../map/mod.ts";
 import type { PatchScope, RawNode, WindowTree } from "../model/engine.ts";
 import type { Motion } from "./motion.ts";
@@ -133,6 +134,7 @@ export class WindowStore {
     tree: WindowTree,
     seen: number,
   ): { watched: Watched; changed: boolean } {
+    guessLabels(tree.root);
     const snapshot = buildSnapshot(tree.root);
     let w = this.#windows.get(window);
     let changed = true;

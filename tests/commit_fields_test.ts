@@ -8,18 +8,13 @@ import { session } from "./support/client.ts";
 import { requireDesktop, startApp } from "./support/apps.ts";
 import { oracleNodes, oracleShown } from "./support/oracle.ts";
 import type { DriverClient } from "../rpc/client.ts";
+import { pollUntil } from "../util/poll.ts";
 
 requireDesktop();
 
-/** Polls `read` until `done` holds or `ms` pass; the last value. */
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 5_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  while (true) {
-    const v = await read();
-    if (done(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
+/** Polls `read` until `done` holds or 5 s pass; the last value. */
+const until = <T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> =>
+  pollUntil(read, done, 5_000);
 
 /** The first element of `window` that `query` finds, once the window lists it. */
 async function first(

@@ -254,10 +254,8 @@ for (const [family, arg] of [["Qt 5", "5"], ["Qt 6", "6"]] as const) {
   });
 
   cell("set_value City types into the editable combo", async (l) => {
-    const inCity: Pick = (e, all) => {
-      const combo = all.find((x) => labelled("City")(x, all));
-      return e.role === "AXTextField" && combo !== undefined && e.parent === combo.id;
-    };
+    // The combo's line edit has no name of its own: the label left of it names it.
+    const inCity: Pick = (e) => e.role === "AXTextField" && e.name === "City";
     const set = await expectLines(
       l,
       ["city: Lisbon"],

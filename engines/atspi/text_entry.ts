@@ -172,7 +172,10 @@ export async function enterText(
   const entered = (text: string, want: string) =>
     entry.kind === "set" ? holds(text, want) : inserted(text);
   const editable = ifaces.has("EditableText");
-  const byKeys = entry.kind === "set" && entry.byKeys === true;
+  // A newline typed into a one-line field is Return, which the app acts on (a calculator
+  // evaluates): through the interface it went in as a character and nothing happened.
+  const byKeys = (entry.kind === "set" && entry.byKeys === true) ||
+    (entry.kind === "type" && entry.value.includes("\n") && node.role === "AXTextField");
   if (editable && !byKeys && !known.editableTextFails.has(ref.bus)) {
     const [ok] = entry.kind === "set"
       ? await client.call(ref, "EditableText", "SetTextContents", limits, "s", [entry.value])
@@ -229,8 +232,16 @@ export async function enterText(
     return now;
   };
   const now = await typeKeys();
+  // Return in a one-line field hands its text to the app, which may clear or replace it (a
+  // calculator shows the result): there is nothing left to read the typing back from.
+  if (entry.kind === "type" && byKeys) return { via: "keys", verified: false };
   const want = entry.kind === "set" ? entry.value : now + entry.value;
-  const took = (t: string) => entry.kind === "set" ? holds(t, want) : inserted(t) || holds(t, want);
+  // An app may show a typed symbol as its own ("/" as "÷" in a calculator): that is the text
+  // taken, and typing it again would enter it twice.
+  const took = (t: string) =>
+    entry.kind === "set"
+      ? holds(t, want) || (!masked && symbolsRewritten(t, want))
+      : inserted(t) || holds(t, want);
   // Chromium leaves a spin button's text as it was while its Value follows the keys: a
   // number asked of an element with a Value counts as held when the Value holds it.
   const number = entry.kind === "set" && ifaces.has("Value") && entry.value.trim() !== ""
@@ -262,4 +273,16 @@ export async function enterText(
   // element is gone, and the caller finds it again.
   await alive(client, ref, limits);
   return { via: "keys", found: back.text };
+}
+
+/**
+ * Does `shown` hold `typed` with only its symbols drawn otherwise? Same length, and every
+ * character that differs is neither a letter nor a digit on both sides: GNOME Calculator
+ * shows "(40+2)/6" as "(40+2)÷6".
+ */
+export function symbolsRewritten(shown: string, typed: string): boolean {
+  const a = [...shown], b = [...typed];
+  if (a.length !== b.length || shown === typed) return false;
+  const word = /[\p{L}\p{N}]/u;
+  return a.every((c, i) => c === b[i] || (!word.test(c) && !word.test(b[i]!)));
 }

@@ -3,7 +3,7 @@ import type { PixelInput, RawNode } from "../../model/engine.ts";
 import type { AtspiClient, Ref } from "./client.ts";
 import { Known } from "./known.ts";
 import { STATE } from "./states.ts";
-import { enterText } from "./text_entry.ts";
+import { enterText, symbolsRewritten } from "./text_entry.ts";
 
 const REF: Ref = { bus: ":1.3", path: "/count" };
 const LIMITS = { timeoutMs: 1_000 };
@@ -66,4 +66,12 @@ Deno.test("set_value by keys that took at once is typed once", async () => {
   const f = field(0);
   await enterText(f.client, f.input, REF, NODE, { kind: "set", value: "7" }, LIMITS, f.known);
   assert.deepEqual(f.keys, ["ctrl+a", "7"]);
+});
+
+Deno.test("symbolsRewritten(): symbols shown otherwise count, letters and digits do not", () => {
+  assert.equal(symbolsRewritten("(40+2)÷6", "(40+2)/6"), true);
+  assert.equal(symbolsRewritten("12×7", "12*7"), true);
+  assert.equal(symbolsRewritten("(40+2)/6", "(40+2)/6"), false, "the same text is no rewrite");
+  assert.equal(symbolsRewritten("(40+2)/7", "(40+2)/6"), false);
+  assert.equal(symbolsRewritten("74", "7"), false);
 });
