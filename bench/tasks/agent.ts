@@ -122,11 +122,14 @@ export class Agent {
   }
 
   /**
-   * Opens menu `menu` of `window` and presses `items` in turn (a submenu's item after its
+   * Opens menu `menu` of `window` (an entry of its menu bar) and presses `items` in turn (a submenu's item after its
    * submenu), each found by name among the app's whole tree for the window.
    */
   async menu(window: string, menu: string, ...items: string[]): Promise<Acted> {
-    let out = await this.act(window, { name: menu, role: "AXMenu" }, "press");
+    // GTK and LibreOffice call a menu bar's entries menus, Qt calls them menu items.
+    const { el } = await this.find(window, { name: menu });
+    const top = el.role === "AXMenuItem" ? "AXMenuItem" : "AXMenu";
+    let out = await this.act(window, { name: menu, role: top }, "press");
     for (const item of items) {
       out = await this.act(window, { name: item, role: "AXMenuItem" }, "press", { scope: "all" });
     }

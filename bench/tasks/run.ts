@@ -44,7 +44,9 @@ async function once(
     });
     const found = await task.check(f, app).catch((err) => `checker: ${short(err)}`);
     const reason = policyFailed ?? found;
-    return { ok: found === undefined, ms, ...(reason !== undefined ? { reason } : {}) };
+    // A policy that failed failed, whatever the app was left holding.
+    const ok = policyFailed === undefined && found === undefined;
+    return { ok, ms, ...(reason !== undefined ? { reason } : {}) };
   } finally {
     await app.stop();
   }
