@@ -3,7 +3,10 @@
  * inference) reads a form: the words just left of the field on its row, else just above
  * it. zenity's `--forms` grid and mousepad's "Tab width:" have labels with no relation to
  * their fields, so `find` by name could not reach them. A field inside a labelled combo
- * (GTK 3's combo with an entry) takes the combo's label. Every read and patch of a window
+ * (GTK 3's combo with an entry) takes the combo's label. A check box or radio button whose
+ * words end in a colon ("Long line margin at column:") labels the field after it. A list's
+ * nameless tick box (zenity's checklist) takes the words of its row's next cell, as Orca
+ * reads "git, check box not checked". Every read and patch of a window
  * passes here (windows.ts), so a field read again alone keeps the name its row gives it.
  *
  * @module
@@ -21,6 +24,9 @@ const FIELDS: ReadonlySet<string> = new Set([
   "AXPopUpButton",
   "AXSlider",
 ]);
+
+/** Fields a toolkit names by the option they show. */
+const POPUPS: ReadonlySet<string> = new Set(["AXPopUpButton", "AXComboBox"]);
 
 /** Farthest a label stands left of its field, and above it, in pixels. */
 const LEFT_GAP = 250;
@@ -42,6 +48,7 @@ export const asName = (words: string): string => words.trim().replace(/\s*:\s*$/
  */
 export function guessLabels(root: RawNode): void {
   const labels: RawNode[] = [];
+  const cells: RawNode[] = [];
   const fields: { node: RawNode; parent: RawNode | undefined }[] = [];
   const stack: { node: RawNode; parent: RawNode | undefined }[] = [{
     node: root,
@@ -50,16 +57,25 @@ export function guessLabels(root: RawNode): void {
   while (stack.length > 0) {
     const item = stack.pop()!;
     const { node } = item;
-    if (node.role === "AXStaticText" && node.name.trim() !== "" && sized(node.bounds)) {
+    if (isLabel(node) && sized(node.bounds)) {
       if (labels.length < MAX_LABELS) labels.push(node);
-    } else if (FIELDS.has(node.role)) {
+    }
+    if (node.role === "AXCell") cells.push(node);
+    else if (FIELDS.has(node.role)) {
       fields.push(item);
     }
     for (const c of node.children) stack.push({ node: c, parent: node });
   }
   const boxes = fields.map((f) => f.node.bounds).filter(sized);
+  for (const tick of cells) {
+    if (tick.name !== "" || tick.checked === undefined || !sized(tick.bounds)) continue;
+    const words = rightOf(tick.bounds, cells);
+    if (words !== undefined) tick.name = words.name;
+  }
   for (const { node, parent } of fields) {
-    if (node.name !== "" || node.label !== undefined) continue;
+    // A combo named by the option it shows has no name of its own ("Insert Tabs").
+    const nameless = node.name === "" || (POPUPS.has(node.role) && node.name === node.value);
+    if (!nameless || node.label !== undefined) continue;
     if (parent?.role === "AXComboBox" && parent.label !== undefined) {
       node.name = asName(parent.label);
       continue;
@@ -68,6 +84,24 @@ export function guessLabels(root: RawNode): void {
     const words = leftOf(node.bounds, labels, boxes) ?? above(node.bounds, labels);
     if (words !== undefined) node.name = asName(words.name);
   }
+}
+
+/** Words that label what follows them: a text, or a check box or radio button ending in ":". */
+function isLabel(n: RawNode): boolean {
+  if (n.name.trim() === "") return false;
+  if (n.role === "AXStaticText") return true;
+  return (n.role === "AXCheckBox" || n.role === "AXRadioButton") && /:\s*$/.test(n.name);
+}
+
+/** The nearest named cell right of `b` on its row. */
+function rightOf(b: Bounds, cells: readonly RawNode[]): RawNode | undefined {
+  let best: RawNode | undefined;
+  for (const c of cells) {
+    const o = c.bounds;
+    if (c.name === "" || o.x < right(b) - 2 || middle(o) < b.y || middle(o) > bottom(b)) continue;
+    if (!best || o.x < best.bounds.x) best = c;
+  }
+  return best;
 }
 
 /** The nearest label left of `f` on its row, with no field between them. */

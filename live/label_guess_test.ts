@@ -78,3 +78,37 @@ Deno.test("asName() trims a label and drops its closing colon", () => {
   assert.equal(asName(" Tab width: "), "Tab width");
   assert.equal(asName("Ratio 1:2"), "Ratio 1:2");
 });
+
+Deno.test("guessLabels(): a tick cell takes its row's words; a check box ending in ':' labels", () => {
+  const tick = node("AXCell", "", [0, 30, 20, 20], { checked: false });
+  const plain = node("AXCell", "", [0, 60, 20, 20]);
+  const spin = node("AXIncrementor", "", [220, 100, 60, 30]);
+  const root = node("AXWindow", "W", [0, 0, 400, 200], {
+    children: [
+      node("AXTable", "", [0, 0, 200, 90], {
+        children: [
+          tick,
+          node("AXCell", "git", [20, 30, 80, 20]),
+          plain,
+          node("AXCell", "vim", [20, 60, 80, 20]),
+        ],
+      }),
+      node("AXCheckBox", "Long line margin at column:", [10, 100, 200, 30]),
+      spin,
+    ],
+  });
+  guessLabels(root);
+  assert.equal(tick.name, "git");
+  assert.equal(plain.name, "", "a cell that is no tick box keeps no borrowed name");
+  assert.equal(spin.name, "Long line margin at column");
+});
+
+Deno.test("guessLabels(): a combo named by the option it shows takes its label", () => {
+  const mode = node("AXPopUpButton", "Insert Tabs", [120, 10, 150, 30], { value: "Insert Tabs" });
+  const root = node("AXWindow", "W", [0, 0, 400, 100], {
+    children: [node("AXStaticText", "Tab mode:", [10, 15, 100, 20]), mode],
+  });
+  guessLabels(root);
+  assert.equal(mode.name, "Tab mode");
+  assert.equal(mode.value, "Insert Tabs");
+});

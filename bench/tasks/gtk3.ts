@@ -4,8 +4,7 @@
  * @module
  */
 import { expect, type Task } from "./task.ts";
-import type { Acted, Agent, Query } from "./agent.ts";
-import type { Element } from "../../protocol/element.ts";
+import type { Acted, Agent } from "./agent.ts";
 import { launch } from "./launch.ts";
 
 /** Reads a file, or undefined when it is not there. */
@@ -23,69 +22,6 @@ const zenity = (dir: string, title: string, args: string[]) =>
 async function printed(app: { output(): Promise<string> }, want: string) {
   const out = await app.output();
   return out === want ? undefined : `printed ${JSON.stringify(out)}, not ${JSON.stringify(want)}`;
-}
-
-/** An element found on a map, with the version it was read at. */
-interface Found {
-  el: Element;
-  version: number;
-}
-
-/** Acts on an element found on the map, guarded by the element alone; `ok: false` throws. */
-async function actOn(
-  agent: Agent,
-  window: string,
-  { el, version }: Found,
-  action: "press" | "set_value" | "show_menu",
-  value?: string,
-): Promise<void> {
-  const out = await agent.call("act", {
-    window,
-    version,
-    id: el.id,
-    action,
-    guard: "element",
-    ...(value !== undefined ? { value } : {}),
-  });
-  expect(out.ok, `${action} on ${el.role} ${JSON.stringify(el.name)}: ${JSON.stringify(out)}`);
-}
-
-/**
- * The element of `role` (and `name`, when given) on the same row as the element `anchor`
- * finds, on its `side`, nearest first: the field a form's label stands beside, the check
- * cell of a list's row. Forms that do not tie their labels to their fields (no label
- * relation) leave the fields unnamed, and the map's bounds are what says which is which.
- */
-async function beside(
-  agent: Agent,
-  window: string,
-  anchor: Query,
-  want: { role: string; name?: string },
-  side: "left" | "right" = "right",
-): Promise<Found> {
-  const { el: a } = await agent.find(window, anchor);
-  const mid = a.bounds.y + a.bounds.h / 2;
-  const { elements = [], version } = await agent.call("read_ui", { window });
-  const row = elements.filter((e) =>
-    e.role === want.role && (want.name === undefined || e.name === want.name) && e.bounds.h > 0 &&
-    e.bounds.y <= mid && mid <= e.bounds.y + e.bounds.h &&
-    (side === "right"
-      ? e.bounds.x >= a.bounds.x + a.bounds.w
-      : e.bounds.x + e.bounds.w <= a.bounds.x)
-  );
-  const gap = (e: Element) => Math.abs(e.bounds.x - a.bounds.x);
-  const el = row.sort((p, q) => gap(p) - gap(q))[0];
-  expect(el, `no ${want.role} ${side} of ${JSON.stringify(anchor)}`);
-  return { el, version };
-}
-
-/** The element of `role` whose parent is the element `parent` finds: a combo's own entry. */
-async function inside(agent: Agent, window: string, parent: Query, role: string): Promise<Found> {
-  const { el: p } = await agent.find(window, parent);
-  const { elements, version } = await agent.call("find", { window, query: { role } });
-  const el = elements.find((e) => e.parent === p.id);
-  expect(el, `no ${role} inside ${JSON.stringify(parent)}`);
-  return { el, version };
 }
 
 /** The window `opened` lists titled `title`, else the app's window so titled once it shows. */
@@ -184,21 +120,9 @@ const findReplace: Task = {
     const main = await agent.window(app.pid, /shopping\.txt/);
     const opened = await agent.menu(main, "Search", "Find and Replace...");
     const dialog = await dialogOf(agent, app.pid, opened, /^Find and Replace$/);
-    // Each field is the entry of a combo holding its history; the combo bears the label.
-    const search = await inside(
-      agent,
-      dialog,
-      { role: "AXPopUpButton", name: "Search for" },
-      "AXTextField",
-    );
-    await actOn(agent, dialog, search, "set_value", f.values.search!);
-    const replace = await inside(
-      agent,
-      dialog,
-      { role: "AXPopUpButton", name: "Replace with" },
-      "AXTextField",
-    );
-    await actOn(agent, dialog, replace, "set_value", f.values.replace!);
+    // Each field is the entry of a combo holding its history, named by the combo's label.
+    await agent.set(dialog, { role: "AXTextField", name: "Search for" }, f.values.search!);
+    await agent.set(dialog, { role: "AXTextField", name: "Replace with" }, f.values.replace!);
     await agent.act(dialog, { role: "AXCheckBox", name: "Match whole word" }, "check");
     await agent.act(dialog, { role: "AXCheckBox", name: "Replace all in:" }, "check");
     await agent.press(dialog, "Replace All", "AXButton");
@@ -262,22 +186,10 @@ const preferences: Task = {
     await agent.act(dialog, { role: "AXCheckBox", name: "Show line numbers" }, "check");
     const margin = { role: "AXCheckBox", name: "Long line margin at column:" };
     await agent.act(dialog, margin, "check");
-    await actOn(
-      agent,
-      dialog,
-      await beside(agent, dialog, margin, { role: "AXIncrementor" }),
-      "set_value",
-      "72",
-    );
+    await agent.set(dialog, { role: "AXIncrementor", name: "Long line margin at column" }, "72");
     await agent.act(dialog, { role: "AXRadioButton", name: "Editor" }, "select");
-    const width = await beside(agent, dialog, { role: "AXStaticText", name: "Tab width:" }, {
-      role: "AXIncrementor",
-    });
-    await actOn(agent, dialog, width, "set_value", "4");
-    const mode = await beside(agent, dialog, { role: "AXStaticText", name: "Tab mode:" }, {
-      role: "AXPopUpButton",
-    });
-    await actOn(agent, dialog, mode, "show_menu");
+    await agent.set(dialog, { role: "AXIncrementor", name: "Tab width" }, "4");
+    await agent.act(dialog, { role: "AXPopUpButton", name: "Tab mode" }, "show_menu");
     await agent.act(dialog, { role: "AXMenuItem", name: "Insert Spaces" }, "press", {
       scope: "all",
     });
@@ -328,34 +240,10 @@ const forms: Task = {
     ]),
   async ours(agent, app, { values: v }) {
     const w = await agent.window(app.pid, /^New contact$/);
-    const label = (name: string) => ({ role: "AXStaticText", name });
-    await actOn(
-      agent,
-      w,
-      await beside(agent, w, label("Name"), { role: "AXTextField" }),
-      "set_value",
-      v.name!,
-    );
-    await actOn(
-      agent,
-      w,
-      await beside(agent, w, label("Email"), { role: "AXTextField" }),
-      "set_value",
-      v.email!,
-    );
-    await actOn(
-      agent,
-      w,
-      await beside(agent, w, label("PIN"), { role: "AXSecureTextField" }),
-      "set_value",
-      v.pin!,
-    );
-    await actOn(
-      agent,
-      w,
-      await beside(agent, w, label("Team"), { role: "AXPopUpButton" }),
-      "show_menu",
-    );
+    await agent.set(w, { role: "AXTextField", name: "Name" }, v.name!);
+    await agent.set(w, { role: "AXTextField", name: "Email" }, v.email!);
+    await agent.set(w, { role: "AXSecureTextField", name: "PIN" }, v.pin!);
+    await agent.act(w, { role: "AXPopUpButton", name: "Team" }, "show_menu");
     await agent.act(w, { role: "AXMenuItem", name: v.team! }, "press", { scope: "all" });
     await agent.press(w, "OK", "AXButton");
   },
@@ -393,16 +281,16 @@ const list: Task = {
     ]),
   async ours(agent, app, f) {
     const w = await agent.window(app.pid, /^Packages$/);
-    for (const name of [...f.values.tick!.split(","), f.values.untick!]) {
+    const ticks = [
+      ...f.values.tick!.split(",").map((name) => [name, "check"] as const),
+      [f.values.untick!, "uncheck"] as const,
+    ];
+    for (const [name, action] of ticks) {
       const row = { role: "AXCell", name };
       // A row below the list's fold is brought into view first, as a person scrolls.
       await agent.act(w, row, "scroll_into_view", { scope: "all" });
-      await actOn(
-        agent,
-        w,
-        await beside(agent, w, row, { role: "AXCell", name: "" }, "left"),
-        "press",
-      );
+      // Its tick box, first in the row, is named by the row's words.
+      await agent.act(w, row, action);
     }
     await agent.press(w, "OK", "AXButton");
   },

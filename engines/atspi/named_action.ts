@@ -47,7 +47,11 @@ export function centre(node: RawNode): { x: number; y: number } {
  * Gecko answers the bulk `GetActions` with ";;" for every field, so a press found no
  * "press" and fell back to a pixel click.
  */
-async function actionNames(client: AtspiClient, ref: Ref, limits: CallLimits): Promise<string[]> {
+export async function actionNames(
+  client: AtspiClient,
+  ref: Ref,
+  limits: CallLimits,
+): Promise<string[]> {
   const n = Math.min(Number(await client.prop(ref, "Action", "NActions", limits)), MAX_ACTIONS);
   return await Promise.all(
     Array.from({ length: Math.max(0, n) }, async (_, i) => {

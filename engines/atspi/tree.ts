@@ -16,6 +16,7 @@ import { Known } from "./known.ts";
 import { type DropDownCandidate, dropDownCandidate, markDropDowns } from "./drop_down.ts";
 import { LABELLED_ROLES, labelOf } from "./label.ts";
 import { showChoice } from "./combo_value.ts";
+import { actionNames } from "./named_action.ts";
 
 /** Pending replies per app at once; stays under the bus's per-connection reply limit. */
 const PIPELINE = 64;
@@ -532,6 +533,19 @@ async function enrich(
       ).trim();
       if (description !== "") raw.name = description;
     }));
+  }
+  // A list's tick box (GTK 3's toggle cell: zenity's checklist) says CHECKED only while on
+  // and CHECKABLE never: its "toggle" action is what tells it from a plain cell.
+  if (role === "table_cell" && node.ifaces.has("Action") && !node.ifaces.has("Text")) {
+    jobs.push(
+      actionNames(client, ref, limits).then((names) => {
+        if (!names.includes("toggle")) return;
+        raw.checked = node.states.has(STATE.CHECKED);
+        for (const a of ["check", "uncheck"] as const) {
+          if (!raw.actions.includes(a)) raw.actions.push(a);
+        }
+      }),
+    );
   }
   if (known.noFocusRequest.has(ref.bus) && !raw.actions.includes("type_text")) {
     raw.actions = raw.actions.filter((a) => a !== "focus");
