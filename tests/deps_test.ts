@@ -56,7 +56,13 @@ async function scanProject(): Promise<Need[]> {
     const shell = file.endsWith(".sh") || /^#!\S*(\/bash|\/sh|env bash)\b/.test(text);
     if (file.endsWith(".ts")) needs.push(...scanTypeScript(text, file, runners));
     else if (shell && !OTHER_OS.test(file)) needs.push(...scanShell(text, file));
-    else if (file.endsWith(".py")) needs.push(...scanPython(text, file));
+    else if (file.endsWith(".py")) {
+      // A module beside the script (bench/tasks/dogtail/common.py) is the project's own.
+      const dir = file.slice(0, file.lastIndexOf("/") + 1);
+      needs.push(
+        ...scanPython(text, file).filter((n) => !texts.has(`${dir}${n.name.slice(3)}.py`)),
+      );
+    }
     if (/\.(ts|sh|md)$/.test(file) || shell) needs.push(...scanAptInstall(text, file));
   }
   return needs;

@@ -11,7 +11,7 @@ import json
 import sys
 import time
 
-from dogtail import config
+from dogtail.config import config
 
 config.logDebugToFile = False
 config.logDebugToStdOut = False
