@@ -51,7 +51,7 @@ const PIXEL_KINDS: Record<string, PixelOp> = {
   drag: "pixel_drag",
 };
 
-const IDS = "Ids stay valid while the element exists; plan on the window and version read_ui gave.";
+const IDS = "Ids hold while the element exists; plan on read_ui's window and version.";
 
 /** Every tool, in the order `tools/list` shows them. */
 export const TOOLS: readonly Tool[] = [
@@ -71,21 +71,20 @@ export const TOOLS: readonly Tool[] = [
   {
     name: "act",
     description: `${OPS.act.summary} ${IDS} A stale version is refused with the current ` +
-      'outline; re-plan from it, or pass guard="element" to be refused only when the target changed.',
+      'outline (guard="element": only when the target changed).',
     input: OPS.act.params,
     run: async (args, call) => text(renderAct(await call("act", args))),
   },
   {
     name: "run_batch",
-    description: `${OPS.run_batch.summary} Steps are {id, action, value?} or a pixel op as ` +
-      `{op: "pixel_click", x, y}; all ids resolve against the planned version.`,
+    description: `${OPS.run_batch.summary} Steps are {id, action, value?} or a pixel op ` +
+      `({op: "pixel_click", x, y}); ids resolve against the planned version.`,
     input: OPS.run_batch.params,
     run: async (args, call) => text(renderBatch(await call("run_batch", args))),
   },
   {
     name: "verify",
-    description: `${OPS.verify.summary} Name the element by id or by query; ` +
-      "timeout_ms is how long to wait.",
+    description: `${OPS.verify.summary} Name the element by id or query; timeout_ms waits.`,
     input: OPS.verify.params,
     run: async (args, call) => text(renderVerify(await call("verify", args))),
   },

@@ -110,8 +110,10 @@ export async function stepByKeys(
     ),
   );
   // A number field with no min or max says NaN, an infinity or 0 there (Chromium: NaN to
-  // 0): only a range of two numbers, the first below the second, bounds anything.
-  const bounded = Number.isFinite(min) && Number.isFinite(max) && min! < max!;
+  // 0): a range bounds only when it is two numbers in order, not both 0 (a date's year part
+  // limited to 2025 says 2025 to 2025).
+  const bounded = Number.isFinite(min) && Number.isFinite(max) &&
+    (min! < max! || (min === max && min !== 0));
   const low = bounded ? min! : -Infinity;
   const high = bounded ? max! : Infinity;
   if (!(n >= low && n <= high)) {
@@ -121,9 +123,8 @@ export async function stepByKeys(
       { issues: [{ path: ["value"], message: `Expected ${min} to ${max}` }] },
     );
   }
-  const step = inc! > 0 && Number.isFinite(inc) ? inc! : 1;
   if (!Number.isFinite(now)) return undefined;
-  const steps = Math.round((n - now!) / step);
+  const steps = keySteps(now!, n, low, high, inc);
   if (Math.abs(steps) > MAX_STEPS) return undefined;
   if (steps === 0) return await readBack(client, ref, n, limits, "keys");
   if (await grabFocus(client, ref, limits) === false) throw refused(node, "focus");
@@ -131,4 +132,16 @@ export async function stepByKeys(
   const key = steps > 0 ? "Up" : "Down";
   for (let i = 0; i < Math.abs(steps); i++) await input({ kind: "key", keys: key });
   return await readBack(client, ref, n, limits, "keys");
+}
+
+/**
+ * Arrow keys from `now` to `n` (positive: Up) in steps of `inc` (1 when it says none).
+ * An empty part (a date's year, 0 before anything is typed) is outside `low`..`high`: the
+ * first key lands on the range's end, as a person's first Up lands on the minimum.
+ */
+export function keySteps(now: number, n: number, low: number, high: number, inc?: number): number {
+  const step = inc! > 0 && Number.isFinite(inc) ? inc! : 1;
+  const landing = now < low ? 1 : now > high ? -1 : 0;
+  const from = landing > 0 ? low : landing < 0 ? high : now;
+  return Math.round((n - from) / step) + landing;
 }

@@ -55,7 +55,30 @@ export async function textOf(
     0,
     Math.min(count, MAX_READ),
   ]);
-  return String(t ?? "");
+  const text = String(t ?? "");
+  return text.includes(EMBEDDED) ? await withParts(client, ref, text, limits) : text;
+}
+
+/** Gecko's mark of a child object inside a text. */
+const EMBEDDED = "\uFFFC";
+
+/**
+ * `text` with each mark of a child object replaced by that child's text: Gecko's date field
+ * reads "\uFFFC/\uFFFC/\uFFFC" while its parts hold "06", "12" and "2025". The marks stand
+ * for the children in order.
+ */
+async function withParts(
+  client: AtspiClient,
+  ref: Ref,
+  text: string,
+  limits: CallLimits,
+): Promise<string> {
+  const kids = (await client.children(ref, limits)).filter((k) => k.bus === ref.bus);
+  const parts = await Promise.all(
+    kids.map((k) => textOf(client, k, limits).catch(() => EMBEDDED)),
+  );
+  let i = 0;
+  return text.replaceAll(EMBEDDED, () => parts[i++] ?? EMBEDDED);
 }
 
 /**

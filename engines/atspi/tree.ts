@@ -595,9 +595,10 @@ async function enrich(
       ? read.then(() => showChoice(client, ref, raw, limits))
       : read;
     // Chromium leaves a spin button's text as it was while its Value follows the keys:
-    // a number shown that is not the Value is out of date.
+    // a number shown that is not the Value is out of date. Gecko's is the other way round:
+    // a date's part shows "06" and says a Value of 0.
     jobs.push(
-      role === "spin_button" && node.ifaces.has("Value")
+      role === "spin_button" && node.ifaces.has("Value") && known.toolkits.get(ref.bus) !== "Gecko"
         ? Promise.all([text, client.prop(ref, "Value", "CurrentValue", limits)]).then(([, v]) => {
           const shown = Number(raw.value);
           if (typeof v === "number" && raw.value?.trim() && Number.isFinite(shown) && shown !== v) {
