@@ -215,9 +215,6 @@ const calcSumCsv: Task = {
   id: "calc-sum-csv",
   title: "Calc: fill a range, add a =SUM formula, save as CSV (file chooser, keep format, options)",
   family: "Calc",
-  // About 15 s, but out of CI's smoke subset while the driver fails it: a cell given a
-  // formula is read back holding the formula's result and answered ok: false.
-  long: true,
   async prepare(dir) {
     await Deno.writeTextFile(`${dir}/budget.fods`, fods("Budget", [["Item", "Cost"]]));
     return { dir, values: { file: `${dir}/budget.fods`, csv: `${dir}/budget.csv` } };

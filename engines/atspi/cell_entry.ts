@@ -47,8 +47,46 @@ export async function enterCell(
     await input({ kind: "type", text });
     await input({ kind: "key", keys: "Return" });
   }
-  const now = await pollUntil(read, (t) => t === text, READ_BACK_MS);
-  return now === text
+  // A formula shows its result: the cell's `Formula` attribute (LibreOffice) says what it holds.
+  const holds = text.startsWith("=")
+    ? async () => (await formulaOf(client, ref, limits)) ?? await read()
+    : read;
+  const now = await pollUntil(holds, (t) => sameText(t, text), READ_BACK_MS);
+  return sameText(now, text)
     ? { via: "keys", ...(text === "" ? {} : { commit: "enter" as const }) }
     : { via: "keys", found: now, ...(text === "" ? {} : { commit: "enter" as const }) };
+}
+
+/**
+ * Does the cell's `now` hold the `typed` text? A formula is compared without case or
+ * spaces; one its app cut short (see {@link formulaOf}, ending in "\\") by its start.
+ */
+export function sameText(now: string, typed: string): boolean {
+  if (now === typed) return true;
+  if (!typed.startsWith("=") || !now.startsWith("=")) return false;
+  const bare = (f: string) => f.replace(/\s+/g, "").toUpperCase();
+  if (now.endsWith("\\")) {
+    const start = bare(now.slice(0, -1));
+    return start.length > 1 && bare(typed).startsWith(start);
+  }
+  return bare(now) === bare(typed);
+}
+
+/**
+ * The formula a cell holds, as "=SUM(B2:B4)", from its `Formula` attribute; undefined when
+ * it has none. LibreOffice escapes the formula's colons and its bridge cuts the value at the
+ * first one: "SUM(B2\\" is what arrives, kept with its "\\" to say it was cut.
+ */
+async function formulaOf(
+  client: AtspiClient,
+  ref: Ref,
+  limits: CallLimits,
+): Promise<string | undefined> {
+  const [attrs] = await client.call(ref, "Accessible", "GetAttributes", limits).catch(() => [
+    undefined,
+  ]);
+  const formula = attrs instanceof Map ? attrs.get("Formula") : undefined;
+  return typeof formula === "string" && formula !== ""
+    ? `=${formula.replace(/\\(.)/g, "$1")}`
+    : undefined;
 }

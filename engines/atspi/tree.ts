@@ -217,7 +217,10 @@ const NO_PLACE = 2 ** 30;
  * closed menu's item, a row scrolled out): such numbers are never put in the map.
  */
 export function placeOf(b: RawNode["bounds"]): RawNode["bounds"] {
-  const nowhere = [b.x, b.y, b.w, b.h].some((v) => !Number.isFinite(v) || Math.abs(v) >= NO_PLACE);
+  const nowhere =
+    [b.x, b.y, b.w, b.h].some((v) => !Number.isFinite(v) || Math.abs(v) >= NO_PLACE) ||
+    // A hidden file-chooser cell said x -99466696 with no size: an empty box is placed nowhere.
+    (b.w <= 0 && b.h <= 0 && (b.x !== 0 || b.y !== 0));
   return nowhere ? { x: 0, y: 0, w: 0, h: 0 } : b;
 }
 

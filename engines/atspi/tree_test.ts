@@ -50,6 +50,9 @@ Deno.test("placeOf() turns a toolkit's no-place extents into an empty box", () =
   assert.deepEqual(placeOf({ x: min, y: min, w: 1, h: 1 }), { x: 0, y: 0, w: 0, h: 0 });
   assert.deepEqual(placeOf({ x: 10, y: 20, w: 30, h: 40 }), { x: 10, y: 20, w: 30, h: 40 });
   assert.deepEqual(placeOf({ x: -50, y: 0, w: 30, h: 40 }), { x: -50, y: 0, w: 30, h: 40 });
+  // A hidden GTK file-chooser cell: no size, somewhere far off.
+  const far = { x: -99466696, y: 32764, w: 0, h: 0 };
+  assert.deepEqual(placeOf(far), { x: 0, y: 0, w: 0, h: 0 });
 });
 
 Deno.test("keyLabel() leaves the element's own value out of its label", () => {
