@@ -7,26 +7,13 @@
  *
  * @module
  */
-import type { Task } from "./task.ts";
+import { settled, type Task } from "./task.ts";
 import { launch } from "./launch.ts";
 import { oracleNodes } from "../../tests/support/oracle.ts";
 
 /** gnome-calculator, in a home of its own (it starts in Basic mode with no history). */
 const calculator = (dir: string) =>
   launch({ cmd: "gnome-calculator", args: [], window: "Calculator", dir });
-
-/**
- * `why()` once it answers undefined (the work is done), or its last answer 3 s on: an app
- * may show its result a moment after the press that asked for it.
- */
-async function settled(why: () => Promise<string | undefined>): Promise<string | undefined> {
-  const deadline = Date.now() + 3_000;
-  while (true) {
-    const found = await why();
-    if (found === undefined || Date.now() > deadline) return found;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 /**
  * Why the calculator of `pid` does not show `result` for `expression` (as its history

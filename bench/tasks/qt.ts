@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { expect, type Task } from "./task.ts";
+import { expect, settled, type Task } from "./task.ts";
 import { launch } from "./launch.ts";
 import type { Acted, Agent, Query } from "./agent.ts";
 import { oracleNodes } from "../../tests/support/oracle.ts";
@@ -26,19 +26,6 @@ async function written(path: string, want: string): Promise<string | undefined> 
     const text = await read(path);
     if (text === want || Date.now() > deadline) return text;
     await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/**
- * `why()` once it answers undefined (the work is done), or its last answer 3 s on: an app
- * may show its result a moment after the key that asked for it.
- */
-async function settled(why: () => Promise<string | undefined>): Promise<string | undefined> {
-  const deadline = Date.now() + 3_000;
-  while (true) {
-    const found = await why();
-    if (found === undefined || Date.now() > deadline) return found;
-    await new Promise((r) => setTimeout(r, 200));
   }
 }
 

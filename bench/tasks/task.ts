@@ -51,3 +51,19 @@ export interface Task {
 export function expect(ok: unknown, why: string): asserts ok {
   if (!ok) throw new Error(why);
 }
+
+/**
+ * `why()` once it answers undefined (the work is done), or its last answer `ms` on: an app
+ * may write its file or show its result a moment after the step that asked for it.
+ */
+export async function settled(
+  why: () => Promise<string | undefined>,
+  ms = 3_000,
+): Promise<string | undefined> {
+  const deadline = Date.now() + ms;
+  while (true) {
+    const found = await why();
+    if (found === undefined || Date.now() > deadline) return found;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

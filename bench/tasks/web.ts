@@ -10,6 +10,7 @@
  */
 import type { Fixture, Running, Task } from "./task.ts";
 import { launch } from "./launch.ts";
+import { FIREFOX_PREFS as TEST_FIREFOX_PREFS } from "../../tests/support/apps.ts";
 import type { Agent } from "./agent.ts";
 
 /** One form post as the server received it. */
@@ -222,16 +223,7 @@ type Browser = "firefox" | "chromium";
 
 /** Prefs of a scratch Firefox profile that keep its first run to the page asked for. */
 const FIREFOX_PREFS: Record<string, boolean | string> = {
-  "datareporting.policy.dataSubmissionPolicyBypassNotification": true,
-  "datareporting.policy.firstRunURL": "",
-  "toolkit.telemetry.reportingpolicy.firstRun": false,
-  "browser.shell.checkDefaultBrowser": false,
-  "browser.startup.homepage_override.mstone": "ignore",
-  "startup.homepage_welcome_url": "",
-  "startup.homepage_welcome_url.additional": "",
-  "browser.aboutwelcome.enabled": false,
-  "app.update.auto": false,
-  "browser.sessionstore.resume_from_crash": false,
+  ...TEST_FIREFOX_PREFS,
   // A password typed into a login form would otherwise bring up the save-password panel.
   "signon.rememberSignons": false,
   "browser.formfill.enable": false,

@@ -419,7 +419,7 @@ async function withProfile(
  * ("Problem loading page" offline), now and then in front: the task's page then hid
  * behind it mid-run and its elements had no on-screen area.
  */
-const FIREFOX_PREFS = {
+export const FIREFOX_PREFS: Readonly<Record<string, boolean | string>> = {
   "datareporting.policy.dataSubmissionPolicyBypassNotification": true,
   "datareporting.policy.firstRunURL": "",
   "toolkit.telemetry.reportingpolicy.firstRun": false,
