@@ -8,7 +8,7 @@
  */
 import type { ActOutcome, RawNode } from "../../model/engine.ts";
 import type { AtspiClient, CallLimits, Ref } from "./client.ts";
-import { alive, centre, grabFocus, type Input } from "./named_action.ts";
+import { alive, centre, focusForKeys, type Input } from "./named_action.ts";
 
 /**
  * Commits the text now in field `node` (`ref`) by Return sent with the field focused (its
@@ -26,15 +26,9 @@ export async function commitEnter(
 ): Promise<ActOutcome> {
   if (out.found !== undefined || out.commit !== undefined) return out;
   await alive(client, ref, limits);
-  // Keys go where the focus is: the field takes it (again: a spin box was set through its
-  // Value; GTK 4 takes no focus request and is clicked into), and the pointer rests on it
-  // (with no window manager, X sends keys to the window under the pointer).
-  const grabbed = await grabFocus(client, ref, limits);
-  await input(
-    grabbed === "unsupported"
-      ? { kind: "click", ...centre(node), button: "left", count: 1 }
-      : { kind: "move", ...centre(node), keyboard: true },
-  );
+  // Keys go where the focus is: the field takes it again (a spin box was set through its
+  // Value, not by keys).
+  await focusForKeys(client, input, ref, centre(node), limits);
   await input({ kind: "key", keys: "Return" });
   return { ...out, commit: "enter" };
 }

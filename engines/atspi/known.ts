@@ -21,6 +21,8 @@ export interface Fixed {
   actions?: number;
   /** A toggle button that opens the list of a combo box beside it (drop_down.ts). */
   dropDown?: true;
+  /** A table cell that names a "toggle" action (a list's tick box), once asked. */
+  toggle?: boolean;
 }
 
 /**

@@ -169,3 +169,23 @@ export async function grabFocus(
     throw err;
   }
 }
+
+/**
+ * Readies element `ref` for keys: it takes the focus, and the pointer rests on it at `at`
+ * (with no window manager, X sends keys to the window under the pointer). A toolkit that
+ * takes no focus request (GTK 4) has the element clicked into there, as a user does.
+ */
+export async function focusForKeys(
+  client: AtspiClient,
+  input: Input,
+  ref: Ref,
+  at: { x: number; y: number },
+  limits: CallLimits,
+): Promise<void> {
+  const grabbed = await grabFocus(client, ref, limits);
+  await input(
+    grabbed === "unsupported"
+      ? { kind: "click", ...at, button: "left", count: 1 }
+      : { kind: "move", ...at, keyboard: true },
+  );
+}

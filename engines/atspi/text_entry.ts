@@ -16,7 +16,7 @@
  */
 import type { ActOutcome, RawNode } from "../../model/engine.ts";
 import type { AtspiClient, CallLimits, Ref } from "./client.ts";
-import { alive, grabFocus, type Input } from "./named_action.ts";
+import { alive, focusForKeys, type Input } from "./named_action.ts";
 import type { Known } from "./known.ts";
 import { STATE } from "./states.ts";
 import { stripIfaces } from "./walk.ts";
@@ -227,16 +227,10 @@ export async function enterText(
   // go wherever the focus is: never for an element that is gone.
   const typeKeys = async (): Promise<string> => {
     await alive(client, ref, limits);
-    const grabbed = await grabFocus(client, ref, limits);
     const b = node.bounds;
     const mid = { x: Math.round(b.x + b.w / 2), y: Math.round(b.y + b.h / 2) };
     // Only the window under the pointer matters: a layout still moving need not rest first.
-    // GTK 4 takes no focus request: the field is clicked into, as a user does.
-    await input(
-      grabbed === "unsupported"
-        ? { kind: "click", ...mid, button: "left", count: 1 }
-        : { kind: "move", ...mid, keyboard: true },
-    );
+    await focusForKeys(client, input, ref, mid, limits);
     const now = await textOf(client, ref, limits);
     if (entry.kind === "set") {
       await input({ kind: "key", keys: "ctrl+a" });

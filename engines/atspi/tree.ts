@@ -539,10 +539,19 @@ async function enrich(
   }
   // A list's tick box (GTK 3's toggle cell: zenity's checklist) says CHECKED only while on
   // and CHECKABLE never: its "toggle" action is what tells it from a plain cell.
+  // Its actions are asked once: a list's cells are read again with every change of it.
   if (role === "table_cell" && node.ifaces.has("Action") && !node.ifaces.has("Text")) {
+    const fixed = known.get(ref);
+    const toggle = fixed?.toggle !== undefined
+      ? Promise.resolve(fixed.toggle)
+      : actionNames(client, ref, limits).then((names) => {
+        const has = names.includes("toggle");
+        if (fixed) fixed.toggle = has;
+        return has;
+      });
     jobs.push(
-      actionNames(client, ref, limits).then((names) => {
-        if (!names.includes("toggle")) return;
+      toggle.then((has) => {
+        if (!has) return;
         raw.checked = node.states.has(STATE.CHECKED);
         for (const a of ["check", "uncheck"] as const) {
           if (!raw.actions.includes(a)) raw.actions.push(a);
