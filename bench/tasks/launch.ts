@@ -26,23 +26,13 @@ export interface Launch {
 
 /** Starts the app and waits until its window is on screen and on the bus. */
 export async function launch(l: Launch): Promise<Running> {
-  const home = `${l.dir}/home`;
-  await Deno.mkdir(`${home}/.config`, { recursive: true });
   const child = new Deno.Command(l.cmd, {
     args: l.args,
     cwd: l.dir,
     stdin: "null",
     stdout: l.output ? "piped" : "null",
     stderr: "null",
-    env: {
-      HOME: home,
-      XDG_CONFIG_HOME: `${home}/.config`,
-      XDG_DATA_HOME: `${home}/.local/share`,
-      XDG_CACHE_HOME: `${home}/.cache`,
-      // Settings stay in the app's home: no dconf service is asked.
-      GSETTINGS_BACKEND: "keyfile",
-      ...l.env,
-    },
+    env: { ...await homeIn(l.dir), ...l.env },
   }).spawn();
   const status = child.status;
   const stdout = l.output ? new Response(child.stdout).text() : Promise.resolve("");
@@ -82,5 +72,21 @@ export async function launch(l: Launch): Promise<Running> {
       return await stdout;
     },
     stop,
+  };
+}
+
+/**
+ * The environment of an app with a home of its own under `dir` (made here): its settings,
+ * data and cache start empty, and GSettings stay in it (no dconf service is asked).
+ */
+export async function homeIn(dir: string): Promise<Record<string, string>> {
+  const home = `${dir}/home`;
+  await Deno.mkdir(`${home}/.config`, { recursive: true });
+  return {
+    HOME: home,
+    XDG_CONFIG_HOME: `${home}/.config`,
+    XDG_DATA_HOME: `${home}/.local/share`,
+    XDG_CACHE_HOME: `${home}/.cache`,
+    GSETTINGS_BACKEND: "keyfile",
   };
 }

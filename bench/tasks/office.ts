@@ -15,6 +15,7 @@
  */
 import { expect, type Fixture, type Running, type Task } from "./task.ts";
 import type { Acted, Agent } from "./agent.ts";
+import { homeIn } from "./launch.ts";
 import { childNamed, waitForAccessible } from "../../tests/support/apps.ts";
 
 const SOFFICE = "/usr/lib/libreoffice/program/soffice";
@@ -66,21 +67,14 @@ async function office(dir: string, args: string[]): Promise<Running> {
 
 /** One start of {@link office}. */
 async function startOffice(dir: string, args: string[]): Promise<Running> {
-  const home = `${dir}/home`;
-  await Deno.mkdir(`${home}/.config`, { recursive: true });
+  const env = await homeIn(dir);
   const launcher = new Deno.Command(SOFFICE, {
     args: [`-env:UserInstallation=file://${dir}/profile`, "--norestore", "--nologo", ...args],
     cwd: dir,
     stdin: "null",
     stdout: "null",
     stderr: "null",
-    env: {
-      HOME: home,
-      XDG_CONFIG_HOME: `${home}/.config`,
-      XDG_DATA_HOME: `${home}/.local/share`,
-      XDG_CACHE_HOME: `${home}/.cache`,
-      GSETTINGS_BACKEND: "keyfile",
-    },
+    env,
   }).spawn();
   const stop = async (pid?: number) => {
     if (pid !== undefined) await stopPid(pid);

@@ -10,7 +10,7 @@
  */
 import type { Fixture, Running, Task } from "./task.ts";
 import { launch } from "./launch.ts";
-import { FIREFOX_PREFS as TEST_FIREFOX_PREFS } from "../../tests/support/apps.ts";
+import { CHROMIUM_FLAGS, FIREFOX_PREFS as TEST_FIREFOX_PREFS } from "../../tests/support/apps.ts";
 import type { Agent } from "./agent.ts";
 
 /** One form post as the server received it. */
@@ -280,14 +280,7 @@ async function open(
       app = await launch({
         cmd: "chromium",
         args: [
-          "--no-sandbox",
-          "--disable-gpu",
-          "--force-renderer-accessibility",
-          "--no-first-run",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--disable-sync",
-          "--disable-dev-shm-usage",
+          ...CHROMIUM_FLAGS,
           `--user-data-dir=${profile}`,
           "--window-size=1000,900",
           url,

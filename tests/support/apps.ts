@@ -196,6 +196,21 @@ export async function xdotoolClick(x: number, y: number): Promise<void> {
 const urlOf = (page: string): string => /^[a-z]+:\/\//.test(page) ? page : `file://${page}`;
 
 /**
+ * Chromium's flags for a headless desktop: accessibility on, nothing fetched or synced, no
+ * sandbox (root) and no GPU (Xvfb).
+ */
+export const CHROMIUM_FLAGS: readonly string[] = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--force-renderer-accessibility",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-dev-shm-usage",
+];
+
+/**
  * Chromium on a local page titled `title`, with its accessibility tree on; ready once the
  * page's last element (named or showing `last`) is on the bus. With `appMode`, the page is
  * an app window (`--app`: no tabs, no toolbar), as an Electron app shows.
@@ -208,14 +223,7 @@ export async function chromium(
 ): Promise<App> {
   const profile = await Deno.makeTempDir({ prefix: "allternit-chromium-" });
   const app = await startApp("chromium", [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--force-renderer-accessibility",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
+    ...CHROMIUM_FLAGS,
     `--user-data-dir=${profile}`,
     "--window-size=900,700",
     appMode ? `--app=${urlOf(page)}` : urlOf(page),
