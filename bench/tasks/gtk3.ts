@@ -18,10 +18,15 @@ const mousepad = (dir: string, file: string) =>
 const zenity = (dir: string, title: string, args: string[]) =>
   launch({ cmd: "zenity", args: [`--title=${title}`, ...args], window: title, dir, output: true });
 
-/** Why the program did not print `want` (undefined when it did): the task's answer. */
-async function printed(app: { output(): Promise<string> }, want: string) {
+/**
+ * Why the program did not print `want` (undefined when it did): the task's answer. A
+ * `secret` in either is masked: the reason lands in bench/RESULTS.md.
+ */
+async function printed(app: { output(): Promise<string> }, want: string, secret?: string) {
   const out = await app.output();
-  return out === want ? undefined : `printed ${JSON.stringify(out)}, not ${JSON.stringify(want)}`;
+  if (out === want) return undefined;
+  const say = (t: string) => JSON.stringify(secret ? t.replaceAll(secret, "****") : t);
+  return `printed ${say(out)}, not ${say(want)}`;
 }
 
 /** The window `opened` lists titled `title`, else the app's window so titled once it shows. */
@@ -249,7 +254,7 @@ const forms: Task = {
   },
   check: (f, app) => {
     const v = f.values;
-    return printed(app, `${v.name}|${v.email}|${v.pin}|${v.team}\n`);
+    return printed(app, `${v.name}|${v.email}|${v.pin}|${v.team}\n`, v.pin);
   },
 };
 
