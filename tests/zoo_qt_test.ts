@@ -425,6 +425,27 @@ for (const [family, arg] of [["Qt 5", "5"], ["Qt 6", "6"]] as const) {
     assert.equal(pressed.ok, true, JSON.stringify(pressed));
   });
 
+  cell("set_value People's Age cell edits it in place; a fixed Name cell refuses", async (l) => {
+    // Qt says of no cell whether it is editable: the app's own signal tells what happened.
+    const aged = await expectLines(
+      l,
+      ["people age: Bob 26"],
+      () => act(l, rowOf("People", "25"), "set_value", { value: "26" }),
+    );
+    assert.equal(aged.ok, true, JSON.stringify(aged));
+    await expectLines(
+      l,
+      ["people age: Bob 25"],
+      () => act(l, rowOf("People", "26"), "set_value", { value: "25" }),
+    );
+    await assert.rejects(
+      () => act(l, rowOf("People", "Cid"), "set_value", { value: "Cy" }),
+      /opened no editor on F2.*nothing was typed/,
+    );
+    const names = (await read(l)).elements!.map((e) => e.name);
+    assert.ok(names.includes("Cid") && !names.includes("Cy"), "Cid's name is unchanged");
+  });
+
   cell("press Add person inserts a row; ids of Blue and Bob are unchanged", async (l) => {
     const ids = (elements: readonly Element[]) => [
       pickOne(elements, rowOf("Colors", "Blue")).id,

@@ -181,9 +181,6 @@ const sqlitebrowserEdit: Task = {
   id: "sqlitebrowser-edit",
   title: "DB Browser for SQLite: edit a cell in Browse Data and write the change",
   family: "Qt",
-  // Out of CI's smoke subset while it fails on a driver defect: a Qt table's cell offers
-  // no set_value (Qt 5 never says a cell is editable).
-  long: true,
   async prepare(dir) {
     const db = `${dir}/stock.db`;
     await python(

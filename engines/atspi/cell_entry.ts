@@ -1,5 +1,5 @@
 /**
- * `set_value` and `type_text` on a table's cell (a Calc sheet's, an editable Qt table's),
+ * `set_value` and `type_text` on a table's cell (a Calc sheet's),
  * the way a person fills one in: the cell is made current (selected, not opened for editing),
  * the text typed, which replaces what the cell held, and Return commits it. Select-all
  * is never sent: on a selected cell it selects the whole sheet. The text is typed once:

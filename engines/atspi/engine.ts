@@ -40,7 +40,7 @@ import { performAction } from "./act.ts";
 import { dropDeparted, listApps, type ListingMemory, type WindowEntry } from "./apps.ts";
 import { addParents, hasOwnedWindows } from "./parents.ts";
 import { connectA11yBus } from "./bus.ts";
-import { AtspiClient, type CallLimits, handleOf, NULL_PATH, type Ref } from "./client.ts";
+import { AtspiClient, type CallLimits, handleOf, NULL_PATH, type Ref, refOf } from "./client.ts";
 import { AtspiEvents, MUTE_MS } from "./events.ts";
 import {
   askToolkit,
@@ -547,8 +547,18 @@ export class AtspiEngine implements Engine {
 
   async subscribe(listener: (event: EngineEvent) => void): Promise<() => Promise<void>> {
     await this.#connect();
-    const events = new AtspiEvents(this.#bus!, listener, { muteMs: this.#muteMs });
+    const known = this.#known;
+    // `Event.Focus` (no detail; a `focused` state change may be a loss) says where each
+    // app's focus went: an in-place cell editor is found by it (cell_editor.ts).
+    const heard = (event: EngineEvent) => {
+      if (event.kind === "focus" && event.detail === undefined && event.handle) {
+        known.lastFocus.set(event.app, { path: refOf(event.handle).path, at: performance.now() });
+      }
+      listener(event);
+    };
+    const events = new AtspiEvents(this.#bus!, heard, { muteMs: this.#muteMs });
     await events.start();
+    known.focusHeard = true;
     this.#events = events;
     const placement = new WindowPlacement(
       listener,
@@ -561,7 +571,10 @@ export class AtspiEngine implements Engine {
     );
     this.#placement = placement;
     return async () => {
-      if (this.#events === events) this.#events = undefined;
+      if (this.#events === events) {
+        this.#events = undefined;
+        known.focusHeard = false;
+      }
       if (this.#placement === placement) this.#placement = undefined;
       placement.close();
       await events.close();

@@ -84,6 +84,14 @@ export class Known {
    * from it rather than asking again.
    */
   readonly warm = new Map<string, { skeleton: Skeleton; at: number }>();
+  /**
+   * The object each app last announced focus on (`Event.Focus`), and when
+   * (`performance.now()`). An in-place cell editor (Qt's) is reachable no other way: it is
+   * in no table's children.
+   */
+  readonly lastFocus = new Map<string, { path: string; at: number }>();
+  /** The engine hears focus announcements (its notifications are subscribed). */
+  focusHeard = false;
 
   /** What is known of `ref`. */
   get(ref: Ref): Fixed | undefined {
@@ -127,6 +135,7 @@ export class Known {
       this.windowRelative,
       this.filled,
       this.warm,
+      this.lastFocus,
     ];
     for (const entries of perApp) {
       for (const bus of [...entries.keys()]) if (!present.has(bus)) entries.delete(bus);

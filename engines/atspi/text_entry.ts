@@ -21,6 +21,7 @@ import type { Known } from "./known.ts";
 import { STATE } from "./states.ts";
 import { stripIfaces } from "./walk.ts";
 import { enterCell } from "./cell_entry.ts";
+import { editInPlace } from "./cell_editor.ts";
 
 /** How long a read-back waits for the text the keys typed (they arrive through X). */
 const READ_BACK_MS = 1_500;
@@ -145,16 +146,18 @@ export async function enterText(
 ): Promise<ActOutcome> {
   // The read that listed the element already learnt its role and interfaces.
   const fixed = known.get(ref);
-  const [before, role, ifaces] = await Promise.all([
+  const ifaces = fixed?.ifaces ??
+    stripIfaces((await client.call(ref, "Accessible", "GetInterfaces", limits))[0] as string[]);
+  // A cell without text (Qt's) is typed into through its editor, opened in place.
+  if (node.role === "AXCell" && !ifaces.has("Text")) {
+    return await editInPlace(client, input, ref, node, entry, limits, known);
+  }
+  const [before, role] = await Promise.all([
     textOf(client, ref, limits),
     fixed?.role ?? client.call(ref, "Accessible", "GetRole", limits).then(([r]) => Number(r)),
-    fixed?.ifaces ??
-      client.call(ref, "Accessible", "GetInterfaces", limits).then(([i]) =>
-        stripIfaces(i as string[])
-      ),
   ]);
-  // A spreadsheet's cell (Calc, a Qt table) is not a text field: typing over the cell
-  // replaces what it holds, Return commits it, and select-all would select the sheet.
+  // A spreadsheet's cell (Calc) is not a text field: typing over the cell replaces what it
+  // holds, Return commits it, and select-all would select the sheet.
   if (node.role === "AXCell") {
     return await enterCell(
       client,

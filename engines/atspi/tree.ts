@@ -540,7 +540,15 @@ async function enrich(
   // A list's tick box (GTK 3's toggle cell: zenity's checklist) says CHECKED only while on
   // and CHECKABLE never: its "toggle" action is what tells it from a plain cell.
   // Its actions are asked once: a list's cells are read again with every change of it.
-  if (role === "table_cell" && node.ifaces.has("Action") && !node.ifaces.has("Text")) {
+  // A Qt cell's "Toggle" selects it, and Qt never says whether a cell is editable: each
+  // offers set_value, which opens its editor or answers that none opened (cell_editor.ts).
+  if (role === "table_cell" && known.toolkits.get(ref.bus) === "Qt") {
+    if (raw.enabled && !node.ifaces.has("Text") && node.ifaces.has("Component")) {
+      for (const a of ["set_value", "type_text"] as const) {
+        if (!raw.actions.includes(a)) raw.actions.push(a);
+      }
+    }
+  } else if (role === "table_cell" && node.ifaces.has("Action") && !node.ifaces.has("Text")) {
     const fixed = known.get(ref);
     const toggle = fixed?.toggle !== undefined
       ? Promise.resolve(fixed.toggle)

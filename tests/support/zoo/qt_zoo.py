@@ -191,7 +191,10 @@ def table(column):
 
     def put(row, name, age):
         people.insertRow(row)
-        people.setItem(row, 0, QTableWidgetItem(name))
+        # Names are fixed, ages edited in place: Qt says neither (no EDITABLE state).
+        fixed = QTableWidgetItem(name)
+        fixed.setFlags(fixed.flags() & ~Qt.ItemFlag.ItemIsEditable)
+        people.setItem(row, 0, fixed)
         people.setItem(row, 1, QTableWidgetItem(age))
 
     def shown():
@@ -205,6 +208,10 @@ def table(column):
     people.itemSelectionChanged.connect(
         lambda: [say("people selected: %s" % people.item(i.row(), 0).text())
                  for i in people.selectionModel().selectedRows()]
+    )
+    people.itemChanged.connect(
+        lambda i: i.column() == 1 and say("people age: %s %s" % (
+            people.item(i.row(), 0).text() if people.item(i.row(), 0) else "?", i.text()))
     )
     people.horizontalHeader().sortIndicatorChanged.connect(
         lambda col, order: say("people sorted: %s %s" % (
