@@ -23,6 +23,9 @@ const APPEAR_MS = 15_000;
 /** Between two looks for something not there yet. */
 const POLL_MS = 100;
 
+/** Each call and its answer are printed (a policy's failure is read from them). */
+const TRACE = Deno.env.get("TASKS_TRACE") === "1";
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The driver's ops, counted, with the few steps every policy repeats. */
@@ -35,10 +38,20 @@ export class Agent {
     this.#client = client;
   }
 
-  /** One op call, counted. */
-  call<N extends OpName>(op: N, params: ParamsOf<N>): Promise<ResultOf<N>> {
+  /** One op call, counted; with `TASKS_TRACE=1` each call and answer go to stderr. */
+  async call<N extends OpName>(op: N, params: ParamsOf<N>): Promise<ResultOf<N>> {
     this.calls++;
-    return this.#client.call(op, params);
+    if (!TRACE) return await this.#client.call(op, params);
+    const line = (what: unknown) => JSON.stringify(what).slice(0, 2_000);
+    console.error(`> ${op} ${line(params)}`);
+    try {
+      const out = await this.#client.call(op, params);
+      console.error(`< ${line(out)}`);
+      return out;
+    } catch (err) {
+      console.error(`! ${err instanceof Error ? err.message : err}`);
+      throw err;
+    }
   }
 
   /** The window of app `pid` whose title matches `title`, once `list_apps` shows it. */

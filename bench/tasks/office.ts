@@ -262,9 +262,6 @@ const calcSortExport: Task = {
   id: "calc-sort-export",
   title: "Calc: select a table, Data ▸ Sort ascending by Score in its dialog, save as CSV",
   family: "Calc",
-  // About 20 s, but out of CI's smoke subset while the driver fails it: an option selected
-  // in a LibreOffice drop-down's list is highlighted, never taken.
-  long: true,
   async prepare(dir) {
     await Deno.writeTextFile(`${dir}/scores.fods`, fods("Scores", [["Name", "Score"], ...SCORES]));
     return { dir, values: { file: `${dir}/scores.fods`, csv: `${dir}/scores.csv` } };

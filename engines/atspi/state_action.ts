@@ -16,6 +16,7 @@ import { STATE, type StateSet } from "./states.ts";
 import { pollUntil } from "../../util/poll.ts";
 import { comboOf, selectOption } from "./combo_option.ts";
 import { dropDownOf, isDropDown, selectInDropDown } from "./gtk_drop_down.ts";
+import { inPopupList, pickFromPopup } from "./popup_list.ts";
 import { discloseByKeys, rowSelectionUnseen } from "./page_rows.ts";
 
 /** The actions this module performs. */
@@ -213,6 +214,10 @@ export async function stateAction(
       if (extend) throw refused(node, "extend the selection with", "a combo box shows one option");
       const out = await selectInDropDown(client, input, ref, node, dropDown, limits);
       return { ...out, alsoChanged: [handleOf(dropDown)] };
+    }
+    // A drop-down list in a window of its own, of no combo on the bus (LibreOffice's).
+    if (!extend && !page && await inPopupList(client, ref, node, limits)) {
+      return await pickFromPopup(client, input, ref, node, limits);
     }
   }
   const stateful = node[want.field] !== undefined;
