@@ -323,9 +323,6 @@ const writerHeadingPdf: Task = {
   id: "writer-heading-pdf",
   title: "Writer: type a title, style it Heading 1, a paragraph, Export as PDF (tagged)",
   family: "Writer",
-  // About 5 s, but out of CI's smoke subset while keys typed into LibreOffice without a
-  // window manager are now and then lost.
-  long: true,
   prepare(dir) {
     return Promise.resolve({
       dir,
@@ -403,9 +400,6 @@ const writerSaveOdt: Task = {
   id: "writer-save-odt",
   title: "Writer: type three paragraphs, save as .odt through the file chooser",
   family: "Writer",
-  // About 5 s, but out of CI's smoke subset while keys typed into LibreOffice without a
-  // window manager are now and then lost.
-  long: true,
   prepare(dir) {
     return Promise.resolve({
       dir,
