@@ -15,6 +15,8 @@ import { act, runBatch } from "./ops/act.ts";
 import { find, verify } from "./ops/query.ts";
 import { screenshot, zoom } from "./ops/images.ts";
 import { pixel } from "./ops/input.ts";
+import { windowOp } from "./ops/window.ts";
+import { closeApp, launchApp } from "./ops/apps.ts";
 import { routed } from "./routing.ts";
 import { resolveTarget } from "./target.ts";
 import { log } from "../util/log.ts";
@@ -95,7 +97,7 @@ export class Driver {
       routed(c, op, p as Record<string, unknown>, ctx, () => run(p, ctx));
     return {
       hello: via("hello", () => hello(c)),
-      list_apps: via("list_apps", (_p, ctx) => listApps(c, ctx)),
+      list_apps: via("list_apps", (p, ctx) => listApps(c, ctx, p.launchable === true)),
       read_ui: via("read_ui", (p, ctx) => readUi(c, p, ctx)),
       act: via("act", (p, ctx) => act(c, p, ctx)),
       run_batch: via("run_batch", (p, ctx) => runBatch(c, p, ctx)),
@@ -113,6 +115,9 @@ export class Driver {
       ),
       pixel_key: via("pixel_key", (p, ctx) => pixel(c, { op: "pixel_key", ...p }, ctx)),
       hold_key: via("hold_key", (p, ctx) => pixel(c, { op: "hold_key", ...p }, ctx)),
+      window: via("window", (p, ctx) => windowOp(c, p, ctx)),
+      launch_app: via("launch_app", (p, ctx) => launchApp(c, p, ctx)),
+      close_app: via("close_app", (p, ctx) => closeApp(c, p, ctx)),
     };
   }
 

@@ -28,12 +28,20 @@ const VISION = "vision";
 
 /**
  * Ops answered from a window's elements, and `list_apps`, whose window ids the reads must
- * find again. Whether elements come from a tree, pixels or both is rule 4's call, never
+ * find again; and the ops on windows and apps, which take those ids and names. Whether elements come from a tree, pixels or both is rule 4's call, never
  * the router's: an OCR engine that measured faster (or stood in during a short outage of
  * the accessibility bus) must not take a tree app's reads over, nor hand out window ids
  * that `read_ui` answers under other names.
  */
-const TREE_FIRST: ReadonlySet<OpName> = new Set(["read_ui", "find", "verify", "list_apps"]);
+const TREE_FIRST: ReadonlySet<OpName> = new Set([
+  "read_ui",
+  "find",
+  "verify",
+  "list_apps",
+  "window",
+  "launch_app",
+  "close_app",
+]);
 
 /** Engines whose elements come from pixels: vision, and a tree merged with vision. */
 function fromPixels(engine: string): boolean {

@@ -32,6 +32,21 @@ export const X11_SYMBOLS = {
   XDisplayHeight: { parameters: ["pointer", "i32"], result: "i32" },
   // int XRaiseWindow(Display *display, Window w);
   XRaiseWindow: { parameters: ["pointer", "u64"], result: "i32" },
+  // Window operations (platform/x11/window_ops.ts).
+  // int XMoveResizeWindow(Display *display, Window w, int x, int y, unsigned width,
+  //                       unsigned height);
+  XMoveResizeWindow: {
+    parameters: ["pointer", "u64", "i32", "i32", "u32", "u32"],
+    result: "i32",
+  },
+  // int XMapRaised(Display *display, Window w);
+  XMapRaised: { parameters: ["pointer", "u64"], result: "i32" },
+  // int XUnmapWindow(Display *display, Window w);
+  XUnmapWindow: { parameters: ["pointer", "u64"], result: "i32" },
+  // Status XIconifyWindow(Display *display, Window w, int screen_number);
+  XIconifyWindow: { parameters: ["pointer", "u64", "i32"], result: "i32" },
+  // int XKillClient(Display *display, XID resource);
+  XKillClient: { parameters: ["pointer", "u64"], result: "i32" },
   // int XFlush(Display *display);
   XFlush: { parameters: ["pointer"], result: "i32" },
   // int XSync(Display *display, Bool discard);

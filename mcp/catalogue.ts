@@ -1,5 +1,5 @@
 /**
- * The MCP tool catalogue: eight tools over the driver's ops. Inputs come from the op
+ * The MCP tool catalogue: nine tools over the driver's ops. Inputs come from the op
  * table's zod schemas and descriptions from its summaries, so the catalogue follows the
  * protocol; answers are compact texts (see render.ts), screenshots are MCP images.
  *
@@ -17,6 +17,7 @@ import {
   renderFind,
   renderRead,
   renderVerify,
+  renderWindow,
 } from "./render.ts";
 
 /** Calls one driver op with params already checked against the tool's input. */
@@ -35,6 +36,16 @@ export interface Tool {
   description: string;
   /** Input schema, derived from the protocol's. */
   input: z.ZodType;
+  /**
+   * MCP tool annotations: hints a client shows or acts on (asking before a destructive
+   * call). Only on tools that need them said: the spec's defaults are the cautious ones.
+   */
+  annotations?: {
+    title?: string;
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+  };
   /** Runs the tool on input that passed `input`. */
   run(args: Record<string, unknown>, call: CallOp): Promise<Content[]>;
 }
@@ -121,6 +132,15 @@ export const TOOLS: readonly Tool[] = [
       await call(op, params);
       return text(`ok ${op}`);
     },
+  },
+  {
+    name: "window",
+    description: `${OPS.window.summary} move takes x, y and resize w, h (the window's ` +
+      "inside, screen points); close asks the app politely (an unsaved-changes dialog comes " +
+      "back in opened), force: true kills its X connection. Answers the window's state.",
+    input: OPS.window.params,
+    annotations: { title: "Window operation", destructiveHint: true },
+    run: async (args, call) => text(renderWindow(await call("window", args))),
   },
   {
     name: "list_apps",

@@ -118,3 +118,19 @@ export function renderApps(r: ResultOf<"list_apps">): string {
     }),
   ]).join("\n");
 }
+
+/** A `window` answer: done or not, the window's state, and windows a close brought up. */
+export function renderWindow(r: ResultOf<"window">): string {
+  const s = r.state;
+  const b = s.bounds;
+  const state = s.exists
+    ? `${s.state} @${b.x},${b.y},${b.w},${b.h}${s.focused ? " focused" : ""} ${
+      s.stacking === 0 ? "top" : `stacking=${s.stacking}`
+    }`
+    : "gone";
+  const lines = [`${r.ok ? "ok" : `not done: ${r.found ?? ""}`} window=${r.window} ${state}`];
+  for (const w of r.opened ?? []) {
+    lines.push(`opened ${header({ window: w.window, title: w.title })}`);
+  }
+  return lines.join("\n");
+}

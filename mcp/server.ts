@@ -52,6 +52,7 @@ export function createServer(tools: readonly Tool[], backend: Backend): Server {
     name: t.name,
     description: t.description,
     inputSchema: toolJsonSchema(t.input),
+    ...(t.annotations ? { annotations: t.annotations } : {}),
   }));
   const call: CallOp = <N extends OpName>(op: N, params: unknown) =>
     backend.call(op, params) as Promise<ResultOf<N>>;

@@ -76,6 +76,16 @@ export const DriverConfig = z.strictObject({
   connection_idle_ms: ms(100).default(30_000),
   /** A connection that has is closed after this quiet time (0: kept while open). */
   session_idle_ms: msOrOff(1_000).default(3_600_000),
+  /**
+   * Starting and closing apps (`launch_app`, `close_app`): a deployment that forbids them
+   * turns them off, and both ops then refuse whatever the allow-list says.
+   */
+  app_control: z.boolean().default(true),
+  /**
+   * Desktop entries `launch_app` may start, by desktop file id (`org.gnome.Calculator` or
+   * `org.gnome.Calculator.desktop`). Empty by default: nothing starts until named here.
+   */
+  launch: z.array(z.string().min(1).max(256)).max(1_000).default([]),
 });
 /** Resolved config. */
 export type DriverConfig = z.infer<typeof DriverConfig>;

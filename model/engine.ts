@@ -10,7 +10,9 @@
  */
 import type { ActionName, Bounds, TableRange } from "../protocol/element.ts";
 import { DriverError } from "../protocol/errors.ts";
-import type { Covering } from "../protocol/results.ts";
+import type { Covering, WindowState } from "../protocol/results.ts";
+import type { WindowParams } from "../protocol/params.ts";
+import type { z } from "zod";
 
 /** One accessible node as an engine read it, before the map gives it an id. */
 export interface RawNode {
@@ -393,6 +395,34 @@ export interface Engine {
    * where keys land refuses keys aimed at a window (`action_not_supported`).
    */
   input(input: PixelInput, signal: AbortSignal, window?: string): Promise<void>;
+  /** The system's launchable apps (desktop entries on Linux), by id and name. */
+  launchables?(signal: AbortSignal): Promise<{ id: string; name: string }[]>;
+  /**
+   * Starts launchable `id` (as {@link launchables} names it) with `args` (files, URLs):
+   * the started process and its program's name.
+   */
+  launch?(
+    id: string,
+    args: readonly string[],
+    signal: AbortSignal,
+  ): Promise<{ pid: number; program: string }>;
+  /** Waits `graceMs` for process `pid` to exit; with `force`, then ends it by signals. */
+  endProcess?(
+    pid: number,
+    options: { force: boolean; graceMs: number },
+    signal: AbortSignal,
+  ): Promise<{ gone: boolean; forced: boolean }>;
+  /**
+   * A window operation (`window`), answered with the window's state read back from the
+   * window system once it shows the change or a short wait passed (`reached` says which).
+   * Engines that cannot place windows leave it out: the driver answers
+   * `action_not_supported` naming the engine.
+   */
+  windowOp?(
+    window: string,
+    request: WindowRequest,
+    signal: AbortSignal,
+  ): Promise<{ state: z.infer<typeof WindowState>; reached: boolean }>;
   /**
    * Pixels of a window, or of the whole screen without one: a new capture the caller owns
    * (the driver hands its pixels to its image worker, so an engine keeps no reference).
@@ -482,3 +512,6 @@ export interface EngineStats {
   /** Full reads of a window. */
   walks: number;
 }
+
+/** A `window` op as an engine gets it: what to do, without the window it names. */
+export type WindowRequest = Omit<z.infer<typeof WindowParams>, "window" | "timeout_ms">;

@@ -44,7 +44,7 @@ export const OPS = {
     summary: "Capability report: version, engines and their availability, ops, live state.",
   }),
   list_apps: op({
-    params: P.NoParams,
+    params: P.ListAppsParams,
     result: R.ListAppsResult,
     kind: "meta",
     summary: "Running apps with their windows.",
@@ -133,6 +133,26 @@ export const OPS = {
     result: R.OkResult,
     kind: "input",
     summary: "Hold a key down for `ms` milliseconds.",
+  }),
+  window: op({
+    params: P.WindowParams,
+    result: R.WindowResult,
+    kind: "action",
+    summary:
+      "Focus, raise, move, resize, minimize, maximize, fullscreen, restore or close a window.",
+  }),
+  launch_app: op({
+    params: P.LaunchAppParams,
+    result: R.LaunchAppResult,
+    kind: "action",
+    summary:
+      "Start an allowed app by its desktop entry id; answers once its first window is listed.",
+  }),
+  close_app: op({
+    params: P.CloseAppParams,
+    result: R.CloseAppResult,
+    kind: "action",
+    summary: "Close an app's windows politely; with force, end it after a grace period.",
   }),
 } as const;
 

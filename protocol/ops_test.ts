@@ -29,6 +29,9 @@ const PROTOCOL_MD_OPS = [
   "pixel_type_text",
   "pixel_key",
   "hold_key",
+  "window",
+  "launch_app",
+  "close_app",
 ];
 
 // Ids and values below are the ones README.md shows for gnome-calculator (the `find` pair
@@ -110,6 +113,17 @@ const DOCUMENTED_PARAMS: { [N in OpName]: readonly ParamsOf<N>[] } = {
   pixel_type_text: [{ text: "hello" }, { text: "ö ✓" }], // README: `ö`, `✓` are typed too
   pixel_key: [{ keys: "ctrl+a" }, { keys: "Return" }], // protocol.md: `ctrl+a`, `Return`, …
   hold_key: [{ key: "shift", ms: 500 }],
+  window: [
+    { window: WINDOW, action: "focus" },
+    { window: WINDOW, action: "move", x: 100, y: 80 },
+    { window: WINDOW, action: "resize", w: 640, h: 480 },
+    { window: WINDOW, action: "close", force: true },
+  ],
+  launch_app: [{ id: "org.gnome.Calculator" }, {
+    id: "mousepad.desktop",
+    args: ["/tmp/notes.txt"],
+  }],
+  close_app: [{ app: "gnome-calculator" }, { app: 16658, force: true, grace_ms: 2000 }],
 };
 
 /** One element of README.md's MCP outline of gnome-calculator. */
@@ -205,6 +219,46 @@ const DOCUMENTED_RESULT: { [N in OpName]: ResultOf<N> } = {
   pixel_type_text: { ok: true, engine: "x11", ms: 18 },
   pixel_key: { ok: true, engine: "x11", ms: 6 },
   hold_key: { ok: true, engine: "x11", ms: 503 },
+  window: {
+    ok: true,
+    window: WINDOW,
+    state: {
+      exists: true,
+      bounds: { x: 100, y: 80, w: 360, h: 616 },
+      state: "normal",
+      focused: true,
+      stacking: 0,
+    },
+    engine: "atspi",
+    ms: 41.3,
+  },
+  launch_app: {
+    ok: true,
+    id: "org.gnome.Calculator",
+    pid: 16658,
+    app: {
+      app: ":1.42",
+      pid: 16658,
+      name: "gnome-calculator",
+      windows: [{
+        window: WINDOW,
+        title: "Calculator",
+        bounds: { x: 0, y: 0, w: 360, h: 616 },
+        focused: true,
+        role: "window",
+        modal: false,
+      }],
+    },
+    engine: "atspi",
+    ms: 812,
+  },
+  close_app: {
+    ok: true,
+    windows: [{ window: WINDOW, title: "Calculator", closed: true }],
+    exited: true,
+    engine: "atspi",
+    ms: 230,
+  },
 };
 
 /** The smallest params each op takes: its required fields only. */
@@ -225,6 +279,9 @@ const MINIMAL_PARAMS: { [N in OpName]: ParamsOf<N> } = {
   pixel_type_text: { text: "" },
   pixel_key: { keys: "a" },
   hold_key: { key: "a", ms: 1 },
+  window: { window: WINDOW, action: "raise" },
+  launch_app: { id: "xcalc" },
+  close_app: { app: "xcalc" },
 };
 
 function issues(result: { success: boolean; error?: z.ZodError }): string {
@@ -297,7 +354,7 @@ Deno.test("ops table: kinds sort ops into meta, read, action and input", () => {
   assert.deepEqual(byKind, {
     meta: ["hello", "list_apps"],
     read: ["read_ui", "verify", "find", "screenshot", "zoom"],
-    action: ["act", "run_batch"],
+    action: ["act", "run_batch", "window", "launch_app", "close_app"],
     input: [
       "pixel_click",
       "pixel_move",

@@ -147,6 +147,74 @@ export const HoldKeyParams = z.strictObject({
   ...timeout,
 });
 
+/** What `window` does to a window. */
+export const WindowAction = z.enum([
+  "focus",
+  "raise",
+  "move",
+  "resize",
+  "minimize",
+  "maximize",
+  "fullscreen",
+  "restore",
+  "close",
+]);
+/** A window's new inside size, in screen points. */
+const Size = z.number().int().min(1).max(32_767);
+
+/** `window`: `x`/`y` only and always for move, `w`/`h` for resize, `force` for close. */
+export const WindowParams = z.strictObject({
+  window: WindowId,
+  action: WindowAction,
+  x: Coord.int().optional(),
+  y: Coord.int().optional(),
+  w: Size.optional(),
+  h: Size.optional(),
+  force: z.boolean().optional(),
+  ...timeout,
+}).superRefine((p, ctx) => {
+  const needs: Record<string, readonly ("x" | "y" | "w" | "h" | "force")[]> = {
+    move: ["x", "y"],
+    resize: ["w", "h"],
+  };
+  const allowed: Record<string, readonly string[]> = {
+    move: ["x", "y"],
+    resize: ["w", "h"],
+    close: ["force"],
+  };
+  for (const key of needs[p.action] ?? []) {
+    if (p[key] === undefined) {
+      ctx.addIssue({ code: "custom", path: [key], message: `${p.action} needs ${key}` });
+    }
+  }
+  for (const key of ["x", "y", "w", "h", "force"] as const) {
+    if (p[key] !== undefined && !(allowed[p.action] ?? []).includes(key)) {
+      ctx.addIssue({ code: "custom", path: [key], message: `${p.action} takes no ${key}` });
+    }
+  }
+});
+
+/** `list_apps`: with `launchable`, the desktop entries `launch_app` knows too. */
+export const ListAppsParams = z.strictObject({
+  launchable: z.boolean().optional(),
+  ...timeout,
+});
+
+/** `launch_app`: a desktop entry by id, with the files or URLs its Exec line takes. */
+export const LaunchAppParams = z.strictObject({
+  id: z.string().min(1).max(256),
+  args: z.array(z.string().min(1).max(4_096)).max(32).optional(),
+  ...timeout,
+});
+
+/** `close_app`: an app by name or pid; `force` ends it once `grace_ms` passed. */
+export const CloseAppParams = z.strictObject({
+  app: z.union([AppName, z.number().int().positive().max(2 ** 31)]),
+  force: z.boolean().optional(),
+  grace_ms: z.number().int().min(0).max(60_000).optional(),
+  ...timeout,
+});
+
 /** A `run_batch` step that is pixel input: the op name plus that op's params. */
 const PixelStep = z.discriminatedUnion("op", [
   PixelClickParams.extend({ op: z.literal("pixel_click") }),

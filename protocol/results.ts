@@ -52,6 +52,8 @@ export const HelloResult = z.strictObject({
     rested: z.number().int().optional(),
   }),
   router: z.record(z.string(), z.unknown()).optional(),
+  /** `launch_app` and `close_app`: on or off (config `app_control`), and the allow-list. */
+  app_control: z.strictObject({ enabled: z.boolean(), launch: z.array(z.string()) }).optional(),
   ...Common,
 });
 
@@ -83,6 +85,12 @@ export const ListAppsResult = z.strictObject({
      */
     live: LiveState.optional(),
   })),
+  /** With `launchable`: the system's desktop entries, and whether `launch_app` may start each. */
+  launchable: z.array(z.strictObject({
+    id: z.string(),
+    name: z.string(),
+    allowed: z.boolean(),
+  })).optional(),
   ...Common,
 });
 
@@ -265,3 +273,64 @@ export const ImageResult = z.strictObject({
 
 /** Every `pixel_*` op and `hold_key`. */
 export const OkResult = z.strictObject({ ok: z.literal(true), ...Common });
+
+/** A window's state as the window system shows it after a `window` op. */
+export const WindowState = z.strictObject({
+  /** The window still exists (false once a close took). */
+  exists: z.boolean(),
+  /** Its inside, in screen points. */
+  bounds: Bounds,
+  state: z.enum(["normal", "minimized", "maximized", "fullscreen"]),
+  /** It holds the keyboard focus. */
+  focused: z.boolean(),
+  /** Its place among the painted top-level windows: 0 on top, -1 when not painted. */
+  stacking: z.number().int(),
+});
+
+/** `window`. */
+export const WindowResult = z.strictObject({
+  /** The window came to the asked state (read back from the window system). */
+  ok: z.boolean(),
+  window: z.string(),
+  state: WindowState,
+  /** What the window shows instead, when `ok` is false. */
+  found: z.string().optional(),
+  /** Windows that appeared meanwhile: a close answered by an unsaved-changes dialog. */
+  opened: z.array(WindowInfo).optional(),
+  ...Common,
+});
+
+/** An app as `list_apps` lists it. */
+const AppEntry = z.strictObject({
+  app: z.string(),
+  pid: z.number().int(),
+  name: z.string(),
+  windows: z.array(WindowInfo),
+});
+
+/** `launch_app`. */
+export const LaunchAppResult = z.strictObject({
+  ok: z.literal(true),
+  /** The desktop entry started. */
+  id: z.string(),
+  /** The process started. */
+  pid: z.number().int(),
+  /** The app once its first window is listed. */
+  app: AppEntry,
+  ...Common,
+});
+
+/** `close_app`. */
+export const CloseAppResult = z.strictObject({
+  /** Every window closed and the process gone. */
+  ok: z.boolean(),
+  /** Each window the app had, and whether it closed. */
+  windows: z.array(z.strictObject({ window: z.string(), title: z.string(), closed: z.boolean() })),
+  /** Windows the app opened meanwhile (an unsaved-changes dialog), never dismissed. */
+  opened: z.array(WindowInfo).optional(),
+  /** The app's process is gone. */
+  exited: z.boolean(),
+  /** It was ended by a signal (`force`), not by closing its windows. */
+  forced: z.boolean().optional(),
+  ...Common,
+});

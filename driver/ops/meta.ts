@@ -10,6 +10,7 @@ import type { DriverCore } from "../core.ts";
 import { NAME, PROTOCOL, VERSION } from "../../model/version.ts";
 import { log } from "../../util/log.ts";
 import { withXApps } from "../x_apps.ts";
+import { launchable } from "./apps.ts";
 
 /** Serves `hello`: never fails, even with no engine available. */
 export async function hello(core: DriverCore): Promise<HandlerResultOf<"hello">> {
@@ -37,6 +38,7 @@ export async function hello(core: DriverCore): Promise<HandlerResultOf<"hello">>
       ...(available?.engine ? available.engine.stats() : {}),
     },
     router: { ...core.router.summary() },
+    app_control: { enabled: core.config.app_control, launch: [...core.config.launch] },
     engine: available?.entry.name ?? "none",
   };
 }
@@ -49,6 +51,7 @@ export async function hello(core: DriverCore): Promise<HandlerResultOf<"hello">>
 export async function listApps(
   core: DriverCore,
   ctx: CallContext,
+  launchables = false,
 ): Promise<HandlerResultOf<"list_apps">> {
   const engine = core.engine(ctx.engine);
   let apps = await engine.listApps(ctx.signal);
@@ -61,5 +64,9 @@ export async function listApps(
     }
   }
   core.listed(apps);
-  return { apps, engine: engine.name };
+  return {
+    apps,
+    ...(launchables ? { launchable: await launchable(core, engine, ctx.signal) } : {}),
+    engine: engine.name,
+  };
 }

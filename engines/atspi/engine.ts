@@ -26,15 +26,20 @@ import {
   type SearchFilter,
   type SearchResult,
   ungated,
+  type WindowRequest,
   type WindowTree,
 } from "../../model/engine.ts";
 import {
   captureScreen,
+  operateWindow,
   processName,
   sendInput,
   topLevelWindows,
+  type WindowFacts,
   X11Display,
 } from "../../platform/x11/mod.ts";
+import { entryDirs, entryId, listEntries } from "../../platform/xdg/desktop_entries.ts";
+import { endProcess, launchEntry } from "../../platform/xdg/launch.ts";
 import { log } from "../../util/log.ts";
 import { performAction } from "./act.ts";
 import { dropDeparted, listApps, type ListingMemory, type WindowEntry } from "./apps.ts";
@@ -512,6 +517,53 @@ export class AtspiEngine implements Engine {
    * The X client window keys for `window` must reach: the app's window of that title, else
    * its window the accessibility extents match; `focus_denied` when X shows none.
    */
+  async launchables(signal: AbortSignal): Promise<{ id: string; name: string }[]> {
+    signal.throwIfAborted();
+    return (await listEntries(entryDirs(this.#env))).map(({ id, name }) => ({ id, name }));
+  }
+
+  async launch(
+    id: string,
+    args: readonly string[],
+    signal: AbortSignal,
+  ): Promise<{ pid: number; program: string }> {
+    signal.throwIfAborted();
+    const want = entryId(id);
+    const entry = (await listEntries(entryDirs(this.#env))).find((e) => e.id === want);
+    if (!entry) {
+      throw new DriverError("invalid_params", `No desktop entry "${want}" on this system`, {
+        issues: [{ path: ["id"], message: "list_apps with launchable: true lists them" }],
+      });
+    }
+    // The driver's session, on the display and buses this engine reads.
+    const env = Deno.env.toObject();
+    for (const key of ["DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "AT_SPI_BUS_ADDRESS"]) {
+      const value = this.#env(key);
+      if (value !== undefined) env[key] = value;
+    }
+    return launchEntry(entry, args, env);
+  }
+
+  endProcess(
+    pid: number,
+    options: { force: boolean; graceMs: number },
+    signal: AbortSignal,
+  ): Promise<{ gone: boolean; forced: boolean }> {
+    return endProcess(pid, options, signal);
+  }
+
+  async windowOp(
+    window: string,
+    request: WindowRequest,
+    signal: AbortSignal,
+  ): Promise<{ state: WindowFacts; reached: boolean }> {
+    const { xid } = await this.#keysTarget(window, signal);
+    const out = await operateWindow(this.#display(), xid, request);
+    // The map moves with the window: its placement is read before the next answer.
+    this.#placement?.flush();
+    return out;
+  }
+
   async #keysTarget(window: string, signal: AbortSignal): Promise<FocusTarget> {
     const client = await this.#connect();
     const entry = await this.window(window, signal);

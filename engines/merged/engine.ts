@@ -25,6 +25,7 @@ import type {
   PixelInput,
   RawNode,
   ReadBudget,
+  WindowRequest,
   WindowTree,
 } from "../../model/engine.ts";
 import type { VisionEngine } from "../vision/engine.ts";
@@ -157,6 +158,21 @@ export class MergedEngine implements Engine {
 
   capture(window: string | undefined, signal: AbortSignal): Promise<Capture> {
     return this.#tree.capture(window, signal);
+  }
+
+  /** The tree engine's window operations (the window is its). */
+  windowOp(
+    window: string,
+    request: WindowRequest,
+    signal: AbortSignal,
+  ): ReturnType<NonNullable<Engine["windowOp"]>> {
+    if (!this.#tree.windowOp) {
+      throw new DriverError(
+        "action_not_supported",
+        `The ${this.#tree.name} engine has no window operations yet`,
+      );
+    }
+    return this.#tree.windowOp(window, request, signal);
   }
 
   /** Pixels announce nothing; the tree's notifications reach the live map through the tree engine. */

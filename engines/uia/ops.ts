@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ALL_ENGINE_OPS } from "../ops.ts";
+import { WINDOW_ENGINE_OPS } from "../ops.ts";
 
-/** Ops this engine serves: all of them. */
-export const UIA_OPS: readonly string[] = ALL_ENGINE_OPS;
+/** Ops this engine serves: all but starting and ending apps (not implemented yet). */
+export const UIA_OPS: readonly string[] = WINDOW_ENGINE_OPS;

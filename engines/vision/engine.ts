@@ -30,6 +30,7 @@ import {
   type RawNode,
   type ReadBudget,
   ungated,
+  type WindowRequest,
   type WindowTree,
 } from "../../model/engine.ts";
 import { type ActOptions, refuseOptions } from "../../model/engine.ts";
@@ -40,10 +41,12 @@ import {
   coverFacts,
   coversOf,
   focusTarget,
+  operateWindow,
   rootChildren,
   sendInput,
   uncover,
   windowBounds,
+  type WindowFacts,
   X11Display,
 } from "../../platform/x11/mod.ts";
 import type { Covering } from "../../protocol/results.ts";
@@ -289,6 +292,15 @@ export class VisionEngine implements Engine {
       signal,
       aimed ? focusTarget(display, this.#xid(window)) : undefined,
     );
+  }
+
+  async windowOp(
+    window: string,
+    request: WindowRequest,
+    signal: AbortSignal,
+  ): Promise<{ state: WindowFacts; reached: boolean }> {
+    signal.throwIfAborted();
+    return await operateWindow(this.#x11(), this.#xid(window), request);
   }
 
   capture(window: string | undefined, signal: AbortSignal): Promise<Capture> {

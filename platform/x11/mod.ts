@@ -45,3 +45,12 @@ export {
   focusTarget,
   takeFocus,
 } from "./focus.ts";
+export {
+  operateWindow,
+  reached,
+  requestWindow,
+  type WindowAction,
+  type WindowFacts,
+  windowFacts,
+  type WindowRequest,
+} from "./window_ops.ts";

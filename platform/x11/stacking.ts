@@ -19,6 +19,7 @@ import { type TopLevelWindow, topLevelWindows } from "./top_level.ts";
 import { attributes, geometry, longs, property, queryTree } from "./window_props.ts";
 import { windowBounds } from "./windows.ts";
 import { overlap } from "./stacking_geometry.ts";
+import { clientMessage } from "./client_message.ts";
 
 export { overlap } from "./stacking_geometry.ts";
 
@@ -200,31 +201,11 @@ export function windowManager(display: X11Display): number | undefined {
   return self && longs(self)[0] === check ? Number(check) : undefined;
 }
 
-const CLIENT_MESSAGE = 33;
-const SUBSTRUCTURE_NOTIFY_MASK = 1n << 19n;
-const SUBSTRUCTURE_REDIRECT_MASK = 1n << 20n;
-/** sizeof(XEvent). */
-const XEVENT_SIZE = 192;
-/** XClientMessageEvent on x86_64: window@32, message_type@40, format@48, data.l[0..4]@56. */
-const OFF = { window: 32, type: 40, format: 48, data: 56 } as const;
 /** `_NET_ACTIVE_WINDOW` source indication: a pager, i.e. the user's own request. */
 const SOURCE_PAGER = 2n;
 
 /** Asks the window manager to activate (raise and focus) client window `xid`. */
 export function activate(h: X11Handle, xid: number): void {
-  const ev = new Uint8Array(XEVENT_SIZE);
-  const v = new DataView(ev.buffer);
-  v.setInt32(0, CLIENT_MESSAGE, true);
-  v.setBigUint64(OFF.window, BigInt(xid), true);
-  v.setBigUint64(OFF.type, h.x11.XInternAtom(h.dpy, cString("_NET_ACTIVE_WINDOW"), 0), true);
-  v.setInt32(OFF.format, 32, true);
-  v.setBigInt64(OFF.data, SOURCE_PAGER, true);
   // data.l[1], the timestamp, stays 0 (CurrentTime): a pager's request is not judged by it.
-  h.x11.XSendEvent(
-    h.dpy,
-    h.root,
-    0,
-    SUBSTRUCTURE_REDIRECT_MASK | SUBSTRUCTURE_NOTIFY_MASK,
-    ev,
-  );
+  clientMessage(h, xid, "_NET_ACTIVE_WINDOW", [SOURCE_PAGER]);
 }
