@@ -1,5 +1,5 @@
 /**
- * The MCP tool catalogue: nine tools over the driver's ops. Inputs come from the op
+ * The MCP tool catalogue: eleven tools over the driver's ops. Inputs come from the op
  * table's zod schemas and descriptions from its summaries, so the catalogue follows the
  * protocol; answers are compact texts (see render.ts), screenshots are MCP images.
  *
@@ -14,7 +14,9 @@ import {
   renderAct,
   renderApps,
   renderBatch,
+  renderClose,
   renderFind,
+  renderLaunch,
   renderRead,
   renderVerify,
   renderWindow,
@@ -143,8 +145,25 @@ export const TOOLS: readonly Tool[] = [
     run: async (args, call) => text(renderWindow(await call("window", args))),
   },
   {
+    name: "launch_app",
+    description: `${OPS.launch_app.summary} Only ids the driver's config allows; ` +
+      "list_apps with launchable: true lists them.",
+    input: OPS.launch_app.params,
+    annotations: { title: "Launch app", destructiveHint: false },
+    run: async (args, call) => text(renderLaunch(await call("launch_app", args))),
+  },
+  {
+    name: "close_app",
+    description: `${OPS.close_app.summary} A question about unsaved changes comes back ` +
+      "in opened, unanswered.",
+    input: OPS.close_app.params,
+    annotations: { title: "Close app", destructiveHint: true },
+    run: async (args, call) => text(renderClose(await call("close_app", args))),
+  },
+  {
     name: "list_apps",
     description: `${OPS.list_apps.summary} Answers window ids for read_ui.`,
+    annotations: { readOnlyHint: true },
     input: OPS.list_apps.params,
     run: async (args, call) => text(renderApps(await call("list_apps", args))),
   },

@@ -134,3 +134,20 @@ export function renderWindow(r: ResultOf<"window">): string {
   }
   return lines.join("\n");
 }
+
+/** A `launch_app` answer: the app started and its windows. */
+export function renderLaunch(r: ResultOf<"launch_app">): string {
+  return [
+    `ok launched ${r.id} pid=${r.pid}`,
+    ...r.app.windows.map((w) => `  ${header({ window: w.window, title: w.title })}`),
+  ].join("\n");
+}
+
+/** A `close_app` answer: each window closed or not, what opened instead, and the process. */
+export function renderClose(r: ResultOf<"close_app">): string {
+  return [
+    `${r.ok ? "ok" : "not done"} exited=${r.exited}${r.forced ? " forced" : ""}`,
+    ...r.windows.map((w) => `  ${header({ window: w.window, title: w.title })} closed=${w.closed}`),
+    ...(r.opened ?? []).map((w) => `opened ${header({ window: w.window, title: w.title })}`),
+  ].join("\n");
+}
