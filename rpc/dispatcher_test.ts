@@ -33,6 +33,11 @@ function handlers(overrides: Partial<Handlers> = {}): Handlers {
     pixel_type_text: fail,
     pixel_key: fail,
     hold_key: fail,
+    window: fail,
+    launch_app: fail,
+    close_app: fail,
+    clipboard_get: fail,
+    clipboard_set: fail,
     ...overrides,
   };
 }

@@ -25,6 +25,8 @@ const POLL_MS = 100;
 
 /** Each call and its answer are printed (a policy's failure is read from them). */
 const TRACE = Deno.env.get("TASKS_TRACE") === "1";
+/** One trace line to stderr. */
+const trace = (line: string) => Deno.stderr.writeSync(new TextEncoder().encode(`${line}\n`));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -43,13 +45,13 @@ export class Agent {
     this.calls++;
     if (!TRACE) return await this.#client.call(op, params);
     const line = (what: unknown) => JSON.stringify(what).slice(0, 2_000);
-    console.error(`> ${op} ${line(params)}`);
+    trace(`> ${op} ${line(params)}`);
     try {
       const out = await this.#client.call(op, params);
-      console.error(`< ${line(out)}`);
+      trace(`< ${line(out)}`);
       return out;
     } catch (err) {
-      console.error(`! ${err instanceof Error ? err.message : err}`);
+      trace(`! ${err instanceof Error ? err.message : err}`);
       throw err;
     }
   }
