@@ -17,6 +17,7 @@ import { screenshot, zoom } from "./ops/images.ts";
 import { pixel } from "./ops/input.ts";
 import { windowOp } from "./ops/window.ts";
 import { closeApp, launchApp } from "./ops/apps.ts";
+import { clipboardGet, clipboardSet } from "./ops/clipboard.ts";
 import { routed } from "./routing.ts";
 import { resolveTarget } from "./target.ts";
 import { log } from "../util/log.ts";
@@ -118,6 +119,8 @@ export class Driver {
       window: via("window", (p, ctx) => windowOp(c, p, ctx)),
       launch_app: via("launch_app", (p, ctx) => launchApp(c, p, ctx)),
       close_app: via("close_app", (p, ctx) => closeApp(c, p, ctx)),
+      clipboard_get: via("clipboard_get", (p, ctx) => clipboardGet(c, p, ctx)),
+      clipboard_set: via("clipboard_set", (p, ctx) => clipboardSet(c, p, ctx)),
     };
   }
 

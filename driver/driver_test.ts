@@ -738,3 +738,40 @@ Deno.test({
     });
   },
 });
+
+Deno.test("Driver: an engine without window, app or clipboard ops says so by name", async () => {
+  const alpha = alphaOnly();
+  await withDriver([alpha], async ({ rpc }) => {
+    const refused = async (op: string, params: Record<string, unknown>, why: RegExp) => {
+      await assert.rejects(() => rpc.call(op as never, params as never), (err: unknown) => {
+        assert.ok(err instanceof DriverError, String(err));
+        assert.equal(err.code, "action_not_supported", `${op}: ${err.message}`);
+        assert.match(err.message, why);
+        return true;
+      });
+    };
+    await refused("window", { window: "w-notes", action: "raise" }, /alpha engine has no window/);
+    await refused("clipboard_get", {}, /alpha engine has no clipboard/);
+    await refused("clipboard_set", { text: "x" }, /alpha engine has no clipboard/);
+    await refused("close_app", { app: "Notes" }, /alpha engine cannot close apps/);
+  }, { launch: ["notes"] });
+});
+
+Deno.test("Driver: launch_app starts only allow-listed entries; app_control off refuses all", async () => {
+  await withDriver([alphaOnly()], async ({ rpc }) => {
+    await assert.rejects(
+      () => rpc.call("launch_app", { id: "org.example.Other" }),
+      /not on this driver's allow-list\. Add "org\.example\.Other" to "launch"/,
+    );
+    await assert.rejects(
+      () => rpc.call("launch_app", { id: "notes.desktop" }),
+      /alpha engine cannot start apps/,
+    );
+    const hello = await rpc.call("hello", {});
+    assert.deepEqual(hello.app_control, { enabled: true, launch: ["notes"] });
+  }, { launch: ["notes"] });
+  await withDriver([alphaOnly()], async ({ rpc }) => {
+    await assert.rejects(() => rpc.call("launch_app", { id: "notes" }), /app control is off/);
+    await assert.rejects(() => rpc.call("close_app", { app: "Notes" }), /app control is off/);
+  }, { app_control: false, launch: ["notes"] });
+});

@@ -41,6 +41,8 @@ const TREE_FIRST: ReadonlySet<OpName> = new Set([
   "window",
   "launch_app",
   "close_app",
+  "clipboard_get",
+  "clipboard_set",
 ]);
 
 /** Engines whose elements come from pixels: vision, and a tree merged with vision. */

@@ -10,12 +10,18 @@ import { OP_NAMES } from "../protocol/ops.ts";
 export const ALL_ENGINE_OPS: readonly string[] = OP_NAMES.filter((op) => op !== "hello");
 
 /**
- * Ops that start and end apps: served by an engine that can start a system's programs (the
- * AT-SPI engine, from desktop entries); the others leave them out until they can.
+ * Ops on the desktop itself: starting and ending apps and the clipboard. Served by an
+ * engine that owns the session's programs and selections (the AT-SPI engine: desktop
+ * entries, X selections); the others leave them out until they can.
  */
-export const APP_OPS: readonly string[] = ["launch_app", "close_app"];
+export const DESKTOP_OPS: readonly string[] = [
+  "launch_app",
+  "close_app",
+  "clipboard_get",
+  "clipboard_set",
+];
 
-/** Every op but the app ones ({@link APP_OPS}). */
+/** Every op but the desktop ones ({@link DESKTOP_OPS}). */
 export const WINDOW_ENGINE_OPS: readonly string[] = ALL_ENGINE_OPS.filter((op) =>
-  !APP_OPS.includes(op)
+  !DESKTOP_OPS.includes(op)
 );

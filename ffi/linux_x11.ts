@@ -128,6 +128,52 @@ export const X11_SYMBOLS = {
   XPending: { parameters: ["pointer"], result: "i32" },
   // int XNextEvent(Display *display, XEvent *event_return);
   XNextEvent: { parameters: ["pointer", "buffer"], result: "i32" },
+  // Selections (platform/x11/clipboard.ts)
+  // Window XCreateWindow(Display *display, Window parent, int x, int y, unsigned int width,
+  //                      unsigned int height, unsigned int border_width, int depth,
+  //                      unsigned int class, Visual *visual, unsigned long valuemask,
+  //                      XSetWindowAttributes *attributes);
+  XCreateWindow: {
+    parameters: [
+      "pointer",
+      "u64",
+      "i32",
+      "i32",
+      "u32",
+      "u32",
+      "u32",
+      "i32",
+      "u32",
+      "pointer",
+      "u64",
+      "pointer",
+    ],
+    result: "u64",
+  },
+  // int XDestroyWindow(Display *display, Window w);
+  XDestroyWindow: { parameters: ["pointer", "u64"], result: "i32" },
+  // int XConvertSelection(Display *display, Atom selection, Atom target, Atom property,
+  //                       Window requestor, Time time);
+  XConvertSelection: {
+    parameters: ["pointer", "u64", "u64", "u64", "u64", "u64"],
+    result: "i32",
+  },
+  // int XSetSelectionOwner(Display *display, Atom selection, Window owner, Time time);
+  XSetSelectionOwner: { parameters: ["pointer", "u64", "u64", "u64"], result: "i32" },
+  // Window XGetSelectionOwner(Display *display, Atom selection);
+  XGetSelectionOwner: { parameters: ["pointer", "u64"], result: "u64" },
+  // int XChangeProperty(Display *display, Window w, Atom property, Atom type, int format,
+  //                     int mode, const unsigned char *data, int nelements);
+  XChangeProperty: {
+    parameters: ["pointer", "u64", "u64", "u64", "i32", "i32", "buffer", "i32"],
+    result: "i32",
+  },
+  // int XDeleteProperty(Display *display, Window w, Atom property);
+  XDeleteProperty: { parameters: ["pointer", "u64", "u64"], result: "i32" },
+  // long XMaxRequestSize(Display *display);  (in 4-byte units)
+  XMaxRequestSize: { parameters: ["pointer"], result: "i64" },
+  // long XExtendedMaxRequestSize(Display *display);  (0 without BIG-REQUESTS)
+  XExtendedMaxRequestSize: { parameters: ["pointer"], result: "i64" },
   // XErrorHandler XSetErrorHandler(int (*handler)(Display *, XErrorEvent *));
   XSetErrorHandler: { parameters: ["function"], result: "pointer" },
   // int XGetErrorText(Display *display, int code, char *buffer_return, int length);

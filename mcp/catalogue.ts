@@ -1,5 +1,5 @@
 /**
- * The MCP tool catalogue: eleven tools over the driver's ops. Inputs come from the op
+ * The MCP tool catalogue: twelve tools over the driver's ops. Inputs come from the op
  * table's zod schemas and descriptions from its summaries, so the catalogue follows the
  * protocol; answers are compact texts (see render.ts), screenshots are MCP images.
  *
@@ -159,6 +159,25 @@ export const TOOLS: readonly Tool[] = [
     input: OPS.close_app.params,
     annotations: { title: "Close app", destructiveHint: true },
     run: async (args, call) => text(renderClose(await call("close_app", args))),
+  },
+  {
+    name: "clipboard",
+    description: "The clipboard's text; with text, puts it on the clipboard for any app to " +
+      'paste. selection: "primary" for the selected-text one.',
+    input: OPS.clipboard_get.params.extend({
+      text: OPS.clipboard_set.params.shape.text.optional(),
+    }),
+    async run(args, call) {
+      const { text: put, max_bytes: _, ...rest } = args;
+      if (typeof put === "string") {
+        const r = await call("clipboard_set", { ...rest, text: put });
+        return text(`ok ${r.selection} holds ${r.bytes} bytes`);
+      }
+      const r = await call("clipboard_get", args);
+      return text(
+        r.text === null ? `${r.selection} is empty` : `${r.truncated ? "truncated " : ""}${r.text}`,
+      );
+    },
   },
   {
     name: "list_apps",

@@ -412,6 +412,18 @@ export interface Engine {
     options: { force: boolean; graceMs: number },
     signal: AbortSignal,
   ): Promise<{ gone: boolean; forced: boolean }>;
+  /** Selection `selection`'s text, at most `maxBytes`; null when nobody owns it. */
+  clipboardGet?(
+    selection: "clipboard" | "primary",
+    maxBytes: number,
+    signal: AbortSignal,
+  ): Promise<{ text: string; truncated: boolean } | null>;
+  /** Owns selection `selection` with `text` until another client takes it. */
+  clipboardSet?(
+    selection: "clipboard" | "primary",
+    text: string,
+    signal: AbortSignal,
+  ): Promise<void>;
   /**
    * A window operation (`window`), answered with the window's state read back from the
    * window system once it shows the change or a short wait passed (`reached` says which).

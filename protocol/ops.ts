@@ -154,6 +154,18 @@ export const OPS = {
     kind: "action",
     summary: "Close an app's windows politely; with force, end it after a grace period.",
   }),
+  clipboard_get: op({
+    params: P.ClipboardGetParams,
+    result: R.ClipboardGetResult,
+    kind: "read",
+    summary: "The clipboard's (or the primary selection's) text.",
+  }),
+  clipboard_set: op({
+    params: P.ClipboardSetParams,
+    result: R.ClipboardSetResult,
+    kind: "action",
+    summary: "Put text on the clipboard (or the primary selection), for any app to paste.",
+  }),
 } as const;
 
 /** Name of an op. */

@@ -32,6 +32,8 @@ const PROTOCOL_MD_OPS = [
   "window",
   "launch_app",
   "close_app",
+  "clipboard_get",
+  "clipboard_set",
 ];
 
 // Ids and values below are the ones README.md shows for gnome-calculator (the `find` pair
@@ -124,6 +126,8 @@ const DOCUMENTED_PARAMS: { [N in OpName]: readonly ParamsOf<N>[] } = {
     args: ["/tmp/notes.txt"],
   }],
   close_app: [{ app: "gnome-calculator" }, { app: 16658, force: true, grace_ms: 2000 }],
+  clipboard_get: [{}, { selection: "primary", max_bytes: 4096 }],
+  clipboard_set: [{ text: "78" }, { text: "78", selection: "primary" }],
 };
 
 /** One element of README.md's MCP outline of gnome-calculator. */
@@ -259,6 +263,8 @@ const DOCUMENTED_RESULT: { [N in OpName]: ResultOf<N> } = {
     engine: "atspi",
     ms: 230,
   },
+  clipboard_get: { selection: "clipboard", text: "78", engine: "atspi", ms: 3.1 },
+  clipboard_set: { ok: true, selection: "clipboard", bytes: 2, engine: "atspi", ms: 2.4 },
 };
 
 /** The smallest params each op takes: its required fields only. */
@@ -282,6 +288,8 @@ const MINIMAL_PARAMS: { [N in OpName]: ParamsOf<N> } = {
   window: { window: WINDOW, action: "raise" },
   launch_app: { id: "xcalc" },
   close_app: { app: "xcalc" },
+  clipboard_get: {},
+  clipboard_set: { text: "" },
 };
 
 function issues(result: { success: boolean; error?: z.ZodError }): string {
@@ -353,8 +361,8 @@ Deno.test("ops table: kinds sort ops into meta, read, action and input", () => {
   for (const op of OP_NAMES) byKind[OPS[op].kind].push(op);
   assert.deepEqual(byKind, {
     meta: ["hello", "list_apps"],
-    read: ["read_ui", "verify", "find", "screenshot", "zoom"],
-    action: ["act", "run_batch", "window", "launch_app", "close_app"],
+    read: ["read_ui", "verify", "find", "screenshot", "zoom", "clipboard_get"],
+    action: ["act", "run_batch", "window", "launch_app", "close_app", "clipboard_set"],
     input: [
       "pixel_click",
       "pixel_move",

@@ -215,6 +215,23 @@ export const CloseAppParams = z.strictObject({
   ...timeout,
 });
 
+/** Which X selection: the clipboard (ctrl+c) or the primary one (the selected text). */
+const Selection = z.enum(["clipboard", "primary"]);
+
+/** `clipboard_get`: at most `max_bytes` of the selection's text (default 1 MiB). */
+export const ClipboardGetParams = z.strictObject({
+  selection: Selection.optional(),
+  max_bytes: z.number().int().min(1).max(4 * 1024 * 1024).optional(),
+  ...timeout,
+});
+
+/** `clipboard_set`: the text the driver then serves as the selection's owner. */
+export const ClipboardSetParams = z.strictObject({
+  text: Text,
+  selection: Selection.optional(),
+  ...timeout,
+});
+
 /** A `run_batch` step that is pixel input: the op name plus that op's params. */
 const PixelStep = z.discriminatedUnion("op", [
   PixelClickParams.extend({ op: z.literal("pixel_click") }),

@@ -334,3 +334,22 @@ export const CloseAppResult = z.strictObject({
   forced: z.boolean().optional(),
   ...Common,
 });
+
+/** `clipboard_get`. */
+export const ClipboardGetResult = z.strictObject({
+  selection: z.enum(["clipboard", "primary"]),
+  /** The selection's text; null when nobody owns it or its owner has no text. */
+  text: z.string().nullable(),
+  /** The owner had more than `max_bytes`: `text` is their beginning. */
+  truncated: z.boolean().optional(),
+  ...Common,
+});
+
+/** `clipboard_set`. */
+export const ClipboardSetResult = z.strictObject({
+  ok: z.literal(true),
+  selection: z.enum(["clipboard", "primary"]),
+  /** The text's size in UTF-8 bytes. */
+  bytes: z.number().int(),
+  ...Common,
+});

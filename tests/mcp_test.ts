@@ -27,12 +27,13 @@ const ALL_TOOLS = [
   "window",
   "launch_app",
   "close_app",
+  "clipboard",
   "list_apps",
 ];
 
 /**
  * What `tools/list` may weigh, serialized: a model reads all of it every session. 8 KiB
- * held the first eight tools; the window and app tools add 2.1 KB (10.3 KB in all, of
+ * held the first eight tools; the window, app and clipboard tools add 2.6 KB (10.8 KB in all, of
  * which run_batch's step schema is 3.1 KB).
  */
 const CATALOGUE_BUDGET = 11 * 1024;

@@ -16,7 +16,7 @@ WM_TESTS=(tests/real_desktop_test.ts tests/toolkit_matrix_test.ts tests/vision_s
   tests/x_apps_test.ts tests/wm_bounds_test.ts tests/modal_web_office_test.ts tests/focus_test.ts
   tests/keys_families_test.ts tests/modal_native_test.ts tests/zoo_gtk3_test.ts tests/zoo_gtk4_test.ts
   tests/zoo_qt_test.ts tests/zoo_tk_test.ts tests/zoo_web_test.ts tests/window_ops_test.ts
-  tests/app_control_test.ts)
+  tests/app_control_test.ts tests/clipboard_ops_test.ts)
 rc=0
 bash install/linux/desktop-session.sh run --wm none -- "$DENO" test --allow-all "$@" || rc=$?
 if [ $# -eq 0 ]; then

@@ -33,6 +33,8 @@ import {
   captureScreen,
   operateWindow,
   processName,
+  readSelection,
+  SelectionOwner,
   sendInput,
   topLevelWindows,
   type WindowFacts,
@@ -93,6 +95,11 @@ const BOUNDS_ONLY: RawNode = {
 };
 
 /** AT-SPI + X11. */
+/** The X selection behind each of `clipboard_*`'s names. */
+const SELECTIONS = { clipboard: "CLIPBOARD", primary: "PRIMARY" } as const;
+/** How long an owner gets to hand its text over (an INCR transfer included). */
+const CLIPBOARD_MS = 5_000;
+
 export class AtspiEngine implements Engine {
   readonly name = "atspi";
   readonly ops: readonly string[] = ATSPI_OPS;
@@ -105,6 +112,8 @@ export class AtspiEngine implements Engine {
   #bus: DBusConnection | undefined;
   #client: AtspiClient | undefined;
   #x11: X11Display | undefined;
+  /** The selections this engine owns (clipboard_set), each until another client copies. */
+  readonly #owners = new Set<SelectionOwner>();
   #connecting: Promise<AtspiClient> | undefined;
   #events: AtspiEvents | undefined;
   /** X moves of watched windows, heard while subscribed (placement.ts). */
@@ -552,6 +561,32 @@ export class AtspiEngine implements Engine {
     return endProcess(pid, options, signal);
   }
 
+  async clipboardGet(
+    selection: "clipboard" | "primary",
+    maxBytes: number,
+    signal: AbortSignal,
+  ): Promise<{ text: string; truncated: boolean } | null> {
+    return await readSelection(this.#display().name, SELECTIONS[selection], {
+      timeoutMs: CLIPBOARD_MS,
+      maxBytes,
+      signal,
+    });
+  }
+
+  async clipboardSet(
+    selection: "clipboard" | "primary",
+    text: string,
+    signal: AbortSignal,
+  ): Promise<void> {
+    // One owner per selection, kept until another client copies or the engine closes:
+    // on X a copied text lives only as long as its owner.
+    const owner = await SelectionOwner.claim(this.#display().name, SELECTIONS[selection], text, {
+      signal,
+    });
+    this.#owners.add(owner);
+    owner.onLost = () => this.#owners.delete(owner);
+  }
+
   async windowOp(
     window: string,
     request: WindowRequest,
@@ -662,6 +697,8 @@ export class AtspiEngine implements Engine {
     this.#closed = true;
     await this.#connecting?.catch(() => {});
     this.#placement?.close();
+    for (const owner of this.#owners) owner.close();
+    this.#owners.clear();
     await this.#client?.close();
     this.#bus?.close();
     this.#x11?.close();

@@ -4,7 +4,10 @@
  *
  * @module
  */
-import { WINDOW_ENGINE_OPS } from "../ops.ts";
+import { ALL_ENGINE_OPS } from "../ops.ts";
 
-/** Ops this engine serves: all but starting and ending apps (not implemented yet). */
-export const UIA_OPS: readonly string[] = WINDOW_ENGINE_OPS;
+/**
+ * Ops this engine is routed: all of them. Those it does not implement yet (`window`, the
+ * apps and the clipboard) answer `action_not_supported` naming it, rather than vanishing.
+ */
+export const UIA_OPS: readonly string[] = ALL_ENGINE_OPS;

@@ -6,5 +6,5 @@
  */
 import { WINDOW_ENGINE_OPS } from "../ops.ts";
 
-/** Ops this engine serves: all but starting and ending apps (not implemented yet). */
+/** Ops this engine serves: all but the desktop ones (apps, clipboard: not implemented). */
 export const VISION_OPS: readonly string[] = WINDOW_ENGINE_OPS;

@@ -54,3 +54,11 @@ export {
   windowFacts,
   type WindowRequest,
 } from "./window_ops.ts";
+export {
+  readSelection,
+  type ReadSelectionOptions,
+  type SelectionName,
+  SelectionOwner,
+  type SelectionOwnerOptions,
+  type SelectionText,
+} from "./clipboard.ts";
