@@ -1,5 +1,5 @@
 /**
- * The MCP tool catalogue: twelve tools over the driver's ops. Inputs come from the op
+ * The MCP tool catalogue: thirteen tools over the driver's ops. Inputs come from the op
  * table's zod schemas and descriptions from its summaries, so the catalogue follows the
  * protocol; answers are compact texts (see render.ts), screenshots are MCP images.
  *
@@ -39,8 +39,8 @@ export interface Tool {
   /** Input schema, derived from the protocol's. */
   input: z.ZodType;
   /**
-   * MCP tool annotations: hints a client shows or acts on (asking before a destructive
-   * call). Only on tools that need them said: the spec's defaults are the cautious ones.
+   * MCP tool annotations: a title, and hints a client shows or acts on (asking before a
+   * destructive call).
    */
   annotations?: {
     title?: string;
@@ -75,6 +75,7 @@ export const TOOLS: readonly Tool[] = [
       `since=version answers only changes: + added, ~ changed, - removed id. max_elements ` +
       `caps the lines (default ${DEFAULT_BUDGET}).`,
     input: OPS.read_ui.params.omit({ crops: true }),
+    annotations: { title: "Read window", readOnlyHint: true },
     async run(args, call) {
       const p = args as ParamsOf<"read_ui">;
       const r = await call("read_ui", p);
@@ -86,6 +87,7 @@ export const TOOLS: readonly Tool[] = [
     description: `${OPS.act.summary} ${IDS} A stale version is refused with the current ` +
       'outline (guard="element": only when the target changed).',
     input: OPS.act.params,
+    annotations: { title: "Act on element", destructiveHint: true },
     run: async (args, call) => text(renderAct(await call("act", args))),
   },
   {
@@ -93,26 +95,44 @@ export const TOOLS: readonly Tool[] = [
     description: `${OPS.run_batch.summary} Steps are {id, action, value?} or a pixel op ` +
       `({op: "pixel_click", x, y}); ids resolve against the planned version.`,
     input: OPS.run_batch.params,
+    annotations: { title: "Run steps", destructiveHint: true },
     run: async (args, call) => text(renderBatch(await call("run_batch", args))),
   },
   {
     name: "verify",
     description: `${OPS.verify.summary} Name the element by id or query; timeout_ms waits.`,
     input: OPS.verify.params,
+    annotations: { title: "Wait for element", readOnlyHint: true },
     run: async (args, call) => text(renderVerify(await call("verify", args))),
   },
   {
     name: "find",
     description: `${OPS.find.summary} Answers outline lines and the version to act on.`,
     input: OPS.find.params,
+    annotations: { title: "Find elements", readOnlyHint: true },
     run: async (args, call) => text(renderFind(await call("find", args))),
   },
   {
     name: "screenshot",
     description: OPS.screenshot.summary,
     input: OPS.screenshot.params,
+    annotations: { title: "Screenshot", readOnlyHint: true },
     async run(args, call) {
       const r = await call("screenshot", args);
+      return [
+        { type: "image", data: r.png, mimeType: "image/png" },
+        { type: "text", text: `width=${r.width} height=${r.height} scale=${r.scale}` },
+      ];
+    },
+  },
+  {
+    name: "zoom",
+    description: `${OPS.zoom.summary} region is screen points (the @x,y,w,h of outline ` +
+      "lines); scale 2 doubles the pixels, for small text.",
+    input: OPS.zoom.params,
+    annotations: { title: "Zoom", readOnlyHint: true },
+    async run(args, call) {
+      const r = await call("zoom", args);
       return [
         { type: "image", data: r.png, mimeType: "image/png" },
         { type: "text", text: `width=${r.width} height=${r.height} scale=${r.scale}` },
@@ -125,6 +145,7 @@ export const TOOLS: readonly Tool[] = [
       Object.entries(PIXEL_KINDS).map(([kind, op]) => `${kind} (${fieldList(op)})`).join("; ") +
       ". Prefer act on ids.",
     input: pixelInputSchema(PIXEL_KINDS),
+    annotations: { title: "Pointer and keys", destructiveHint: true },
     async run(args, call) {
       const { kind, ...params } = args;
       const op = PIXEL_KINDS[String(kind)];
@@ -167,6 +188,7 @@ export const TOOLS: readonly Tool[] = [
     input: OPS.clipboard_get.params.extend({
       text: OPS.clipboard_set.params.shape.text.optional(),
     }),
+    annotations: { title: "Clipboard", destructiveHint: false },
     async run(args, call) {
       const { text: put, max_bytes: _, ...rest } = args;
       if (typeof put === "string") {
@@ -182,8 +204,8 @@ export const TOOLS: readonly Tool[] = [
   {
     name: "list_apps",
     description: `${OPS.list_apps.summary} Answers window ids for read_ui.`,
-    annotations: { readOnlyHint: true },
     input: OPS.list_apps.params,
+    annotations: { title: "List apps", readOnlyHint: true },
     run: async (args, call) => text(renderApps(await call("list_apps", args))),
   },
 ];

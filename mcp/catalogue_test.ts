@@ -44,8 +44,8 @@ Deno.test("selectTools() narrows in catalogue order and refuses unknown names", 
   assert.deepEqual(selectTools().map((t) => t.name), TOOL_NAMES);
   assert.deepEqual(selectTools("act, read_ui").map((t) => t.name), ["read_ui", "act"]);
   assert.throws(
-    () => selectTools("read_ui,zoom"),
-    /Unknown tool "zoom" in --ops: choose from read_ui/,
+    () => selectTools("read_ui,hold_key"),
+    /Unknown tool "hold_key" in --ops: choose from read_ui/,
   );
   assert.throws(() => selectTools(" , "), /No tools named/);
 });

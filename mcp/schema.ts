@@ -25,18 +25,28 @@ export type PixelOp =
  * string length caps: they guard the driver against runaway clients (the dispatcher still
  * refuses, naming the field) and would cost every model's context for nothing.
  */
-function compact(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(compact);
+function compact(node: unknown, nested = false): unknown {
+  if (Array.isArray(node)) return node.map((n) => compact(n, nested));
   if (typeof node !== "object" || node === null) return node;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === "$schema" || key === "maxLength") continue;
-    if (key === "maximum" && value === Number.MAX_SAFE_INTEGER) continue;
-    if (key === "minimum" && value === Number.MIN_SAFE_INTEGER) continue;
-    out[key] = compact(value);
+    // Bounds this wide guard the driver (coordinates, deadlines); they say nothing a
+    // model needs. Narrow ones (a click count of 1 to 3) stay.
+    if ((key === "maximum" || key === "minimum") && Math.abs(Number(value)) >= GUARD_BOUND) {
+      continue;
+    }
+    // Strictness is the dispatcher's to enforce (it names an unknown field).
+    if (key === "additionalProperties" && value === false) continue;
+    // A batch step's own deadline is the batch's: not offered inside a step.
+    if (nested && key === "timeout_ms") continue;
+    out[key] = compact(value, nested || key === "items");
   }
   return out;
 }
+
+/** Numeric bounds at least this wide are guards, not meaning (see {@link compact}). */
+const GUARD_BOUND = 10_000;
 
 /**
  * The JSON Schema of a tool's input, as a client should fill it (the input side of any
