@@ -8,7 +8,7 @@
 import type { z } from "zod";
 import { DriverError } from "../protocol/errors.ts";
 import { OPS, type ParamsOf, type ResultOf } from "../protocol/ops.ts";
-import { fieldList, pixelInputSchema, type PixelOp } from "./schema.ts";
+import { batchInputSchema, fieldList, pixelInputSchema, type PixelOp } from "./schema.ts";
 import {
   DEFAULT_BUDGET,
   renderAct,
@@ -38,6 +38,8 @@ export interface Tool {
   description: string;
   /** Input schema, derived from the protocol's. */
   input: z.ZodType;
+  /** The tool waits on its `timeout_ms` (verify): the one tool that offers it to a model. */
+  waits?: boolean;
   /**
    * MCP tool annotations: a title, and hints a client shows or acts on (asking before a
    * destructive call).
@@ -94,7 +96,7 @@ export const TOOLS: readonly Tool[] = [
     name: "run_batch",
     description: `${OPS.run_batch.summary} Steps are {id, action, value?} or a pixel op ` +
       `({op: "pixel_click", x, y}); ids resolve against the planned version.`,
-    input: OPS.run_batch.params,
+    input: batchInputSchema(),
     annotations: { title: "Run steps", destructiveHint: true },
     run: async (args, call) => text(renderBatch(await call("run_batch", args))),
   },
@@ -102,6 +104,7 @@ export const TOOLS: readonly Tool[] = [
     name: "verify",
     description: `${OPS.verify.summary} Name the element by id or query; timeout_ms waits.`,
     input: OPS.verify.params,
+    waits: true,
     annotations: { title: "Wait for element", readOnlyHint: true },
     run: async (args, call) => text(renderVerify(await call("verify", args))),
   },
@@ -158,17 +161,15 @@ export const TOOLS: readonly Tool[] = [
   },
   {
     name: "window",
-    description: `${OPS.window.summary} move takes x, y and resize w, h (the window's ` +
-      "inside, screen points); close asks the app politely (an unsaved-changes dialog comes " +
-      "back in opened), force: true kills its X connection. Answers the window's state.",
+    description: `${OPS.window.summary} close asks the app politely: an unsaved-changes ` +
+      "dialog comes back in opened. Answers the window's state.",
     input: OPS.window.params,
     annotations: { title: "Window operation", destructiveHint: true },
     run: async (args, call) => text(renderWindow(await call("window", args))),
   },
   {
     name: "launch_app",
-    description: `${OPS.launch_app.summary} Only ids the driver's config allows; ` +
-      "list_apps with launchable: true lists them.",
+    description: `${OPS.launch_app.summary} Only ids the driver's config allows.`,
     input: OPS.launch_app.params,
     annotations: { title: "Launch app", destructiveHint: false },
     run: async (args, call) => text(renderLaunch(await call("launch_app", args))),

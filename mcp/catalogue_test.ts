@@ -17,8 +17,39 @@ Deno.test("tool inputs follow the protocol's schemas", () => {
   const read = toolJsonSchema(TOOLS.find((t) => t.name === "read_ui")!.input);
   assert.deepEqual(
     Object.keys(read.properties as object),
-    Object.keys(OPS.read_ui.params.shape).filter((k) => k !== "crops"),
+    Object.keys(OPS.read_ui.params.shape).filter((k) => k !== "crops" && k !== "timeout_ms"),
   );
+  // Only the tool that waits on its deadline offers it.
+  const verify = TOOLS.find((t) => t.name === "verify")!;
+  assert.ok("timeout_ms" in (toolJsonSchema(verify.input, verify.waits).properties as object));
+});
+
+Deno.test("run_batch takes one step shape: an element action, or a pixel op by op", () => {
+  const tool = TOOLS.find((t) => t.name === "run_batch")!;
+  const props = toolJsonSchema(tool.input).properties as Record<string, { items: object }>;
+  const step = props.steps!.items as { properties: Record<string, unknown> };
+  for (const key of ["id", "action", "value", "op", "x", "y", "keys", "text", "from", "dy"]) {
+    assert.ok(key in step.properties, key);
+  }
+  assert.ok(!("timeout_ms" in step.properties));
+  assert.ok(
+    tool.input.safeParse({
+      window: "w1",
+      version: 1,
+      steps: [{ id: "a", action: "press" }, { op: "pixel_key", keys: "Return" }],
+    }).success,
+  );
+});
+
+Deno.test("the main parameters carry descriptions a model reads", () => {
+  const act = toolJsonSchema(TOOLS.find((t) => t.name === "act")!.input);
+  const props = act.properties as Record<string, { description?: string }>;
+  for (const key of ["version", "id", "action", "value", "extend", "commit", "guard"]) {
+    assert.ok(props[key]?.description, `act.${key}`);
+  }
+  const find = toolJsonSchema(TOOLS.find((t) => t.name === "find")!.input);
+  const query = (find.properties as Record<string, { properties: Record<string, object> }>).query;
+  assert.match(JSON.stringify(query!.properties.role), /AXButton.*AXRadioButton \(web tabs\)/);
 });
 
 Deno.test("pixel_input takes a kind and the union of the pixel ops' fields", () => {

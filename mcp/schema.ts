@@ -31,11 +31,15 @@ function compact(node: unknown, nested = false): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === "$schema" || key === "maxLength") continue;
+    // "Not empty" is the dispatcher's to say; a model never sends an empty id on purpose.
+    if (key === "minLength" && value === 1) continue;
     // Bounds this wide guard the driver (coordinates, deadlines); they say nothing a
     // model needs. Narrow ones (a click count of 1 to 3) stay.
     if ((key === "maximum" || key === "minimum") && Math.abs(Number(value)) >= GUARD_BOUND) {
       continue;
     }
+    // An enum says its type.
+    if (key === "type" && Array.isArray((node as Record<string, unknown>).enum)) continue;
     // Strictness is the dispatcher's to enforce (it names an unknown field).
     if (key === "additionalProperties" && value === false) continue;
     // A batch step's own deadline is the batch's: not offered inside a step.
@@ -52,9 +56,12 @@ const GUARD_BOUND = 10_000;
  * The JSON Schema of a tool's input, as a client should fill it (the input side of any
  * transform). MCP wants an object at the top; every tool input here is one.
  */
-export function toolJsonSchema(schema: z.ZodType): JsonSchema {
+export function toolJsonSchema(schema: z.ZodType, waits = false): JsonSchema {
   const json = compact(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }));
   const obj = json as Record<string, unknown>;
+  // Every op takes a deadline; only a tool that waits on it (verify) offers it to a model.
+  const props = obj.properties as Record<string, unknown> | undefined;
+  if (!waits && props) delete props.timeout_ms;
   if (obj.type !== "object") {
     throw new Error(`Cannot use a schema of type "${String(obj.type)}" as a tool input`);
   }
@@ -85,4 +92,36 @@ export function fieldList(op: PixelOp): string {
     .filter(([key]) => key !== "timeout_ms")
     .map(([key, field]) => (field as z.ZodType).safeParse(undefined).success ? `${key}?` : key)
     .join(", ");
+}
+
+/** The pixel ops a batch step may be (protocol/params.ts `PixelStep`). */
+const BATCH_PIXEL_OPS: readonly PixelOp[] = [
+  "pixel_click",
+  "pixel_move",
+  "pixel_drag",
+  "pixel_scroll",
+  "pixel_type_text",
+  "pixel_key",
+];
+
+/**
+ * `run_batch`'s input with one step shape instead of the protocol's union of seven: an
+ * element action (`id`, `action`, …) or, with `op`, a pixel op and its fields, all optional
+ * here. The union's schema repeated every pixel op's fields (1.3 KB of the catalogue); the
+ * dispatcher still checks each step against its own strict schema when the batch runs.
+ */
+export function batchInputSchema(): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {};
+  for (const key of ["id", "action", "value", "extend", "commit"]) {
+    shape[key] = (OPS.act.params.shape[key as keyof typeof OPS.act.params.shape] as z.ZodType)
+      .optional();
+  }
+  shape.op = z.enum(BATCH_PIXEL_OPS as [PixelOp, ...PixelOp[]]).optional();
+  for (const op of BATCH_PIXEL_OPS) {
+    for (const [key, field] of Object.entries(OPS[op].params.shape)) {
+      if (key === "timeout_ms" || key === "window" || key in shape) continue;
+      shape[key] = (field as z.ZodType).optional();
+    }
+  }
+  return OPS.run_batch.params.extend({ steps: z.array(z.strictObject(shape)).min(1).max(200) });
 }

@@ -51,7 +51,7 @@ export function createServer(tools: readonly Tool[], backend: Backend): Server {
   const listed = tools.map((t) => ({
     name: t.name,
     description: t.description,
-    inputSchema: toolJsonSchema(t.input),
+    inputSchema: toolJsonSchema(t.input, t.waits === true),
     ...(t.annotations ? { annotations: t.annotations } : {}),
   }));
   const call: CallOp = <N extends OpName>(op: N, params: unknown) =>

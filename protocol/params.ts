@@ -8,7 +8,9 @@ import { z } from "zod";
 import { ActionName, Bounds } from "./element.ts";
 
 /** Per-call deadline every op accepts (code-style: every request carries a deadline). */
-const timeout = { timeout_ms: z.number().int().min(1).max(600_000).optional() };
+const timeout = {
+  timeout_ms: z.number().int().min(1).max(600_000).optional().describe("deadline, ms"),
+};
 
 /**
  * A screen coordinate: X (and the other OSes' virtual screens) address points with 16-bit
@@ -19,7 +21,7 @@ const Coord = z.number().min(-32_767).max(32_767);
 /** Wheel steps of one `pixel_scroll`: a longer scroll is several calls, each cancellable. */
 const ScrollSteps = z.number().int().min(-1_000).max(1_000);
 const Point = z.strictObject({ x: Coord, y: Coord });
-const Version = z.number().int().min(0);
+const Version = z.number().int().min(0).describe("version the ids were read at");
 /**
  * Strings a client chooses are bounded before they reach a map, router.json or the audit
  * log: four 4-MiB app names once made router.json 88 MB. Ids are the driver's own (well
@@ -38,28 +40,32 @@ export const NoParams = z.strictObject({ ...timeout });
 
 /** `read_ui`. */
 export const ReadUiParams = z.strictObject({
-  app: z.union([AppName, z.number().int().positive().max(2 ** 31)]).optional(),
+  app: z.union([AppName, z.number().int().positive().max(2 ** 31)]).optional().describe(
+    "app name or pid: its front window",
+  ),
   window: WindowId.optional(),
-  since: Version.optional(),
-  fresh: z.boolean().optional(),
+  since: z.number().int().min(0).optional(),
+  fresh: z.boolean().optional().describe("read the app again, not the live map"),
   crops: z.boolean().optional(),
   /** Most elements in the answer (then `truncated: true`); the live map keeps them all. */
-  max_elements: z.number().int().min(1).max(100_000).optional(),
+  max_elements: z.number().int().min(1).max(100_000).optional().describe("most elements"),
   ...timeout,
 });
 
 /** One element action, as `act` takes it and as a `run_batch` step. */
 const ElementAction = {
-  id: Id,
-  action: ActionName,
-  value: Text.optional(),
+  id: Id.describe("element id"),
+  action: ActionName.describe(
+    "press buttons, menu items; check boxes; select rows, tabs, options; set_value fields",
+  ),
+  value: Text.optional().describe("set_value/type_text text; click: words to click"),
   /** `select` only: add the element to the selection rather than replace the selection. */
-  extend: z.boolean().optional(),
+  extend: z.boolean().optional().describe("select: add to the selection"),
   /**
    * `set_value` only: give the field Return once its text is in, for an app that reads it
    * only then. Never implied: Return also submits forms and presses default buttons.
    */
-  commit: z.enum(["enter"]).optional(),
+  commit: z.enum(["enter"]).optional().describe("set_value: then press Enter"),
 };
 
 /** Actions that put text somewhere need the text. */
@@ -90,7 +96,7 @@ export const ActParams = z.strictObject({
   window: WindowId,
   version: Version,
   ...ElementAction,
-  guard: Guard.optional(),
+  guard: Guard.optional().describe("element: only a change of the element refuses"),
   ...timeout,
 }).refine(needsValue, valueIssue).refine(extendsSelect, extendIssue).refine(
   commitsSet,
@@ -102,7 +108,7 @@ export const PixelClickParams = z.strictObject({
   x: Coord,
   y: Coord,
   button: z.enum(["left", "right", "middle"]).optional(),
-  count: z.number().int().min(1).max(3).optional(),
+  count: z.number().int().min(1).max(3).optional().describe("clicks"),
   ...timeout,
 });
 /** `pixel_move`. */
@@ -112,7 +118,7 @@ export const PixelDragParams = z.strictObject({ from: Point, to: Point, ...timeo
 /** `pixel_scroll`: dy > 0 scrolls down; `x, y` move the pointer first. */
 export const PixelScrollParams = z.strictObject({
   dx: ScrollSteps,
-  dy: ScrollSteps,
+  dy: ScrollSteps.describe("wheel steps, > 0 down"),
   x: Coord.optional(),
   y: Coord.optional(),
   ...timeout,
@@ -122,7 +128,7 @@ export const PixelScrollParams = z.strictObject({
  * (between chunks of a long text too), else `focus_denied`; without it, keys go to
  * whatever has the focus. A `run_batch`'s key steps always go to the batch's window.
  */
-const keysFor = { window: WindowId.optional() };
+const keysFor = { window: WindowId.optional().describe("keys go to this window only") };
 
 /**
  * `pixel_type_text`: keys are paced to the app, so a text's length is time; a longer text
@@ -135,7 +141,7 @@ export const PixelTypeTextParams = z.strictObject({
 });
 /** `pixel_key`: one chord such as `ctrl+a` or `Return`. */
 export const PixelKeyParams = z.strictObject({
-  keys: z.string().min(1).max(1_000),
+  keys: z.string().min(1).max(1_000).describe("chord: ctrl+a, Return"),
   ...keysFor,
   ...timeout,
 });
@@ -166,11 +172,11 @@ const Size = z.number().int().min(1).max(32_767);
 export const WindowParams = z.strictObject({
   window: WindowId,
   action: WindowAction,
-  x: Coord.int().optional(),
-  y: Coord.int().optional(),
-  w: Size.optional(),
-  h: Size.optional(),
-  force: z.boolean().optional(),
+  x: Coord.int().optional().describe("move: the inside's left"),
+  y: Coord.int().optional().describe("move: the inside's top"),
+  w: Size.optional().describe("resize: inside width"),
+  h: Size.optional().describe("resize: inside height"),
+  force: z.boolean().optional().describe("close: kill its X client"),
   ...timeout,
 }).superRefine((p, ctx) => {
   const needs: Record<string, readonly ("x" | "y" | "w" | "h" | "force")[]> = {
@@ -196,27 +202,27 @@ export const WindowParams = z.strictObject({
 
 /** `list_apps`: with `launchable`, the desktop entries `launch_app` knows too. */
 export const ListAppsParams = z.strictObject({
-  launchable: z.boolean().optional(),
+  launchable: z.boolean().optional().describe("also the apps launch_app starts"),
   ...timeout,
 });
 
 /** `launch_app`: a desktop entry by id, with the files or URLs its Exec line takes. */
 export const LaunchAppParams = z.strictObject({
-  id: z.string().min(1).max(256),
-  args: z.array(z.string().min(1).max(4_096)).max(32).optional(),
+  id: z.string().min(1).max(256).describe("desktop entry id (list_apps launchable)"),
+  args: z.array(z.string().min(1).max(4_096)).max(32).optional().describe("files or URLs"),
   ...timeout,
 });
 
 /** `close_app`: an app by name or pid; `force` ends it once `grace_ms` passed. */
 export const CloseAppParams = z.strictObject({
-  app: z.union([AppName, z.number().int().positive().max(2 ** 31)]),
-  force: z.boolean().optional(),
-  grace_ms: z.number().int().min(0).max(60_000).optional(),
+  app: z.union([AppName, z.number().int().positive().max(2 ** 31)]).describe("name or pid"),
+  force: z.boolean().optional().describe("end it if it does not exit"),
+  grace_ms: z.number().int().min(0).max(60_000).optional().describe("wait before force, ms"),
   ...timeout,
 });
 
 /** Which X selection: the clipboard (ctrl+c) or the primary one (the selected text). */
-const Selection = z.enum(["clipboard", "primary"]);
+const Selection = z.enum(["clipboard", "primary"]).describe("primary: the selected text");
 
 /** `clipboard_get`: at most `max_bytes` of the selection's text (default 1 MiB). */
 export const ClipboardGetParams = z.strictObject({
@@ -257,14 +263,16 @@ export type BatchStep = z.infer<typeof BatchStep>;
 export const RunBatchParams = z.strictObject({
   window: WindowId,
   version: Version,
-  steps: z.array(BatchStep).min(1).max(200),
+  steps: z.array(BatchStep).min(1).max(200).describe("element actions, or pixel steps by op"),
   stop_on_error: z.boolean().optional(),
   ...timeout,
 });
 
 /** What `verify` and `find` match on. */
 const Query = {
-  role: QueryText.optional(),
+  role: QueryText.optional().describe(
+    "AXButton, AXTextField, AXCheckBox, AXRadioButton (web tabs), AXCell, AXMenuItem, AXLink…",
+  ),
   name: QueryText.optional(),
   value: QueryText.optional(),
 };
@@ -300,7 +308,7 @@ export const FindParams = z.strictObject({
    * `map` (the default): the window's map, what shows. `all`: the app's whole tree for the
    * window too, hidden and scrolled-out parts and the rows of long lists, bounded and timed.
    */
-  scope: z.enum(["map", "all"]).optional(),
+  scope: z.enum(["map", "all"]).optional().describe("all: beyond the view, whole page or list"),
   /** Most elements answered (default 100). */
   max_results: z.number().int().min(1).max(1000).optional(),
   ...timeout,
@@ -318,7 +326,8 @@ export const ZOOM_MAX_PIXELS = 2048 * 2048;
 /** `zoom`. */
 export const ZoomParams = z.strictObject({
   window: WindowId.optional(),
-  region: Bounds.refine((r) => r.w > 0 && r.h > 0, "Region must have a positive size"),
+  region: Bounds.refine((r) => r.w > 0 && r.h > 0, "Region must have a positive size")
+    .describe("screen points"),
   scale: z.number().min(0.1).max(8).optional(),
   ...timeout,
 }).superRefine((p, ctx) => {
