@@ -5,10 +5,10 @@
  *
  * @module
  */
-import type { z } from "zod";
+import { z } from "zod";
 import { DriverError } from "../protocol/errors.ts";
 import { OPS, type ParamsOf, type ResultOf } from "../protocol/ops.ts";
-import { batchInputSchema, fieldList, pixelInputSchema, type PixelOp } from "./schema.ts";
+import { batchInputSchema, pixelInputSchema, type PixelOp } from "./schema.ts";
 import {
   DEFAULT_BUDGET,
   renderAct,
@@ -50,11 +50,27 @@ export interface Tool {
     destructiveHint?: boolean;
     idempotentHint?: boolean;
   };
-  /** Runs the tool on input that passed `input`. */
-  run(args: Record<string, unknown>, call: CallOp): Promise<Content[]>;
+  /**
+   * What the answer's `structuredContent` holds (its `outputSchema`): the few fields a
+   * client acts on (version, window, ids), beside the text a model reads.
+   */
+  output?: z.ZodObject;
+  /** Runs the tool on input that passed `input`; `structured` matches `output`. */
+  run(
+    args: Record<string, unknown>,
+    call: CallOp,
+  ): Promise<Content[] | { content: Content[]; structured: Record<string, unknown> }>;
 }
 
 const text = (t: string): Content[] => [{ type: "text", text: t }];
+/** The text a model reads and the fields a client acts on. */
+const both = (t: string, structured: Record<string, unknown>) => ({
+  content: text(t),
+  structured,
+});
+/** `structuredContent` of the tools that answer a version (and ok, or ids). */
+const Versioned = z.strictObject({ window: z.string(), version: z.number().int() });
+const Done = z.strictObject({ ok: z.boolean(), version: z.number().int() });
 
 /** `pixel_input` kinds and the ops they run. */
 const PIXEL_KINDS: Record<string, PixelOp> = {
@@ -73,24 +89,31 @@ export const TOOLS: readonly Tool[] = [
   {
     name: "read_ui",
     description: `${OPS.read_ui.summary} Answers a header (app, window, version) then one line ` +
-      `per element: id role "name" [value] @x,y,w,h, indented under its parent. ${IDS} ` +
-      `since=version answers only changes: + added, ~ changed, - removed id. max_elements ` +
-      `caps the lines (default ${DEFAULT_BUDGET}).`,
+      `per element: id role "name" [value] @x,y,w,h, indented under its parent. ` +
+      `since=version answers only changes: + added, ~ changed, - removed id.`,
     input: OPS.read_ui.params.omit({ crops: true }),
     annotations: { title: "Read window", readOnlyHint: true },
+    output: Versioned,
     async run(args, call) {
       const p = args as ParamsOf<"read_ui">;
       const r = await call("read_ui", p);
-      return text(renderRead(r, p.max_elements ?? DEFAULT_BUDGET, p.since));
+      return both(renderRead(r, p.max_elements ?? DEFAULT_BUDGET, p.since), {
+        window: r.window,
+        version: r.version,
+      });
     },
   },
   {
     name: "act",
     description: `${OPS.act.summary} ${IDS} A stale version is refused with the current ` +
-      'outline (guard="element": only when the target changed).',
+      "outline.",
     input: OPS.act.params,
     annotations: { title: "Act on element", destructiveHint: true },
-    run: async (args, call) => text(renderAct(await call("act", args))),
+    output: Done,
+    async run(args, call) {
+      const r = await call("act", args);
+      return both(renderAct(r), { ok: r.ok, version: r.version });
+    },
   },
   {
     name: "run_batch",
@@ -98,7 +121,11 @@ export const TOOLS: readonly Tool[] = [
       `({op: "pixel_click", x, y}); ids resolve against the planned version.`,
     input: batchInputSchema(),
     annotations: { title: "Run steps", destructiveHint: true },
-    run: async (args, call) => text(renderBatch(await call("run_batch", args))),
+    output: Done,
+    async run(args, call) {
+      const r = await call("run_batch", args);
+      return both(renderBatch(r), { ok: r.ok, version: r.version });
+    },
   },
   {
     name: "verify",
@@ -113,7 +140,11 @@ export const TOOLS: readonly Tool[] = [
     description: `${OPS.find.summary} Answers outline lines and the version to act on.`,
     input: OPS.find.params,
     annotations: { title: "Find elements", readOnlyHint: true },
-    run: async (args, call) => text(renderFind(await call("find", args))),
+    output: z.strictObject({ version: z.number().int(), ids: z.array(z.string()) }),
+    async run(args, call) {
+      const r = await call("find", args);
+      return both(renderFind(r), { version: r.version, ids: r.elements.map((e) => e.id) });
+    },
   },
   {
     name: "screenshot",
@@ -130,8 +161,7 @@ export const TOOLS: readonly Tool[] = [
   },
   {
     name: "zoom",
-    description: `${OPS.zoom.summary} region is screen points (the @x,y,w,h of outline ` +
-      "lines); scale 2 doubles the pixels, for small text.",
+    description: `${OPS.zoom.summary} scale 2 reads small text.`,
     input: OPS.zoom.params,
     annotations: { title: "Zoom", readOnlyHint: true },
     async run(args, call) {
@@ -144,9 +174,8 @@ export const TOOLS: readonly Tool[] = [
   },
   {
     name: "pixel_input",
-    description: "Screen-wide input at screen points (the @x,y of outline lines), by kind: " +
-      Object.entries(PIXEL_KINDS).map(([kind, op]) => `${kind} (${fieldList(op)})`).join("; ") +
-      ". Prefer act on ids.",
+    description: "Screen-wide input at screen points (the @x,y of outline lines); kind " +
+      `picks the op: ${Object.keys(PIXEL_KINDS).join(", ")}. Prefer act on ids.`,
     input: pixelInputSchema(PIXEL_KINDS),
     annotations: { title: "Pointer and keys", destructiveHint: true },
     async run(args, call) {

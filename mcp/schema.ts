@@ -33,11 +33,13 @@ function compact(node: unknown, nested = false): unknown {
     if (key === "$schema" || key === "maxLength") continue;
     // "Not empty" is the dispatcher's to say; a model never sends an empty id on purpose.
     if (key === "minLength" && value === 1) continue;
-    // Bounds this wide guard the driver (coordinates, deadlines); they say nothing a
-    // model needs. Narrow ones (a click count of 1 to 3) stay.
+    // Bounds this wide guard the driver (coordinates, deadlines, wheel steps); they say
+    // nothing a model needs, nor does a count's or version's floor of 0. Narrow ones (a
+    // click count of 1 to 3) stay.
     if ((key === "maximum" || key === "minimum") && Math.abs(Number(value)) >= GUARD_BOUND) {
       continue;
     }
+    if (key === "minimum" && value === 0) continue;
     // An enum says its type.
     if (key === "type" && Array.isArray((node as Record<string, unknown>).enum)) continue;
     // Strictness is the dispatcher's to enforce (it names an unknown field).
@@ -50,7 +52,7 @@ function compact(node: unknown, nested = false): unknown {
 }
 
 /** Numeric bounds at least this wide are guards, not meaning (see {@link compact}). */
-const GUARD_BOUND = 10_000;
+const GUARD_BOUND = 1_000;
 
 /**
  * The JSON Schema of a tool's input, as a client should fill it (the input side of any

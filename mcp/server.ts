@@ -53,6 +53,7 @@ export function createServer(tools: readonly Tool[], backend: Backend): Server {
     description: t.description,
     inputSchema: toolJsonSchema(t.input, t.waits === true),
     ...(t.annotations ? { annotations: t.annotations } : {}),
+    ...(t.output ? { outputSchema: toolJsonSchema(t.output) } : {}),
   }));
   const call: CallOp = <N extends OpName>(op: N, params: unknown) =>
     backend.call(op, params) as Promise<ResultOf<N>>;
@@ -82,9 +83,11 @@ export function createServer(tools: readonly Tool[], backend: Backend): Server {
             { issues: zodIssues(parsed.error) },
           );
         }
-        const content = await tool.run(parsed.data as Record<string, unknown>, call);
+        const out = await tool.run(parsed.data as Record<string, unknown>, call);
         log("debug", "tool done", { tool: name, ms: Math.round(performance.now() - started) });
-        return { content };
+        return Array.isArray(out)
+          ? { content: out }
+          : { content: out.content, structuredContent: out.structured };
       } catch (err) {
         if (!(err instanceof DriverError)) {
           log("error", "tool failed with a bug", { tool: name, error: String(err) });

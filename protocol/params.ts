@@ -54,7 +54,7 @@ export const ReadUiParams = z.strictObject({
 
 /** One element action, as `act` takes it and as a `run_batch` step. */
 const ElementAction = {
-  id: Id.describe("element id"),
+  id: Id,
   action: ActionName.describe(
     "press buttons, menu items; check boxes; select rows, tabs, options; set_value fields",
   ),

@@ -64,6 +64,8 @@ async function mcp(args: string[]): Promise<Mcp> {
 interface Answer {
   text: string;
   isError: boolean;
+  /** `structuredContent`, for the tools that declare an `outputSchema`. */
+  structured?: Record<string, unknown>;
   content: { type: string; text?: string; data?: string; mimeType?: string }[];
 }
 
@@ -71,7 +73,8 @@ async function callTool(m: Mcp, name: string, args: Record<string, unknown>): Pr
   const r = await m.client.callTool({ name, arguments: args });
   const content = r.content as Answer["content"];
   const text = content.filter((c) => c.type === "text").map((c) => c.text).join("\n");
-  return { text, isError: r.isError === true, content };
+  const structured = r.structuredContent as Record<string, unknown> | undefined;
+  return { text, isError: r.isError === true, content, ...(structured ? { structured } : {}) };
 }
 
 /** `key=value` from a header line. */
@@ -110,6 +113,8 @@ Deno.test("mcp lists the catalogue under its size budget and refuses bad argumen
     assert.deepEqual(listed.tools.map((t) => t.name), ALL_TOOLS);
     const bytes = new TextEncoder().encode(JSON.stringify(listed)).length;
     assert.ok(bytes < CATALOGUE_BUDGET, `tools/list is ${bytes} bytes`);
+    const outputs = listed.tools.filter((t) => t.outputSchema).map((t) => t.name);
+    assert.deepEqual(outputs, ["read_ui", "act", "run_batch", "find"]);
     for (const t of listed.tools) {
       assert.equal(t.inputSchema.type, "object", t.name);
       assert.ok(t.annotations?.title, `${t.name} has a title`);
@@ -174,6 +179,8 @@ Deno.test("mcp reads and operates gnome-calculator through a running driver", as
       // Children are indented under their parents: the buttons sit below the window.
       const lines = read.text.split("\n");
       assert.ok(button(read.text, "7").search(/\S/) > lines[1]!.search(/\S/));
+      // Beside the text, what a client acts on, checked by the SDK against outputSchema.
+      assert.deepEqual(read.structured, { window, version });
     });
 
     await t.step("act by id presses 7 and answers the display's new value", async () => {
@@ -183,6 +190,10 @@ Deno.test("mcp reads and operates gnome-calculator through a running driver", as
       assert.match(r.text, /^ok version=\d+ effect=changed settled=(quiet|no_reaction) /);
       assert.match(displayIn(r.text) ?? r.text, /\[7\]/);
       version = Number(field(r.text.split("\n")[0]!, "version"));
+      assert.deepEqual(r.structured, { ok: true, version });
+      const found = await callTool(session, "find", { window, query: { name_contains: "7" } });
+      assert.equal(found.isError, false, found.text);
+      assert.ok((found.structured?.ids as string[]).includes(seven), JSON.stringify(found));
     });
 
     await t.step("read_ui since answers only the diff after pixel input", async () => {
