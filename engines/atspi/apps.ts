@@ -215,3 +215,37 @@ export async function listApps(
   }));
   return { apps: listed.filter((a): a is AppInfo => a !== undefined), present };
 }
+
+/** A window X paints: its process and screen rectangle. */
+export interface PaintedWindow {
+  pid: number;
+  bounds: { x: number; y: number; w: number; h: number };
+}
+
+/**
+ * Leaves out of `app` the untitled windows X paints nowhere: Chromium keeps two hidden
+ * frames per browser window (its omnibox popups) that say SHOWING and VISIBLE, and were
+ * listed as windows no one could see or use. Painted means an X window of the process
+ * where the window says it is (overlapping is not enough: the popups lie over the
+ * browser's own window). Only when X paints some window of the app's
+ * process is that evidence: an app X knows no window of keeps all it lists, and a titled
+ * window (a minimized one among them) always stays. A popup is matched by its rectangle
+ * alone, whatever pid X gives it (some carry none).
+ */
+export function withoutPhantoms(app: AppInfo, painted: readonly PaintedWindow[]): AppInfo {
+  if (!painted.some((p) => p.pid === app.pid)) return app;
+  // Any painted window counts: a popup may carry no pid of its own.
+  const own = painted;
+  // Painted where it says it is: X's rectangle and the window's own, a frame's width apart.
+  const near = (a: number, b: number) => Math.abs(a - b) <= FRAME_SLACK;
+  const shows = (b: PaintedWindow["bounds"]) =>
+    own.some((p) =>
+      near(p.bounds.x, b.x) && near(p.bounds.y, b.y) && near(p.bounds.w, b.w) &&
+      near(p.bounds.h, b.h)
+    );
+  const windows = app.windows.filter((w) => w.title !== "" || shows(w.bounds));
+  return windows.length === app.windows.length ? app : { ...app, windows };
+}
+
+/** How far a window's own rectangle and X's may differ (a window manager's frame). */
+const FRAME_SLACK = 32;

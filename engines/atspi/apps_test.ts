@@ -9,7 +9,9 @@ import {
   NOT_RESPONDING,
   standIn,
   type WindowEntry,
+  withoutPhantoms,
 } from "./apps.ts";
+import type { AppInfo, WindowInfo } from "../../model/engine.ts";
 import { DriverError } from "../../protocol/errors.ts";
 
 const ROOT = "/org/a11y/atspi/accessible/root";
@@ -119,4 +121,33 @@ Deno.test("apps: standIn lists a never-answered app by pid and process name; a g
     "no pid: its connection is gone",
   );
   assert.equal(standIn(":1.5", last, 5, undefined, 250)?.live?.age_ms, 250);
+});
+
+Deno.test("withoutPhantoms() drops untitled windows X paints nowhere, only with evidence", () => {
+  const win = (window: string, title: string, x: number): WindowInfo => ({
+    window,
+    title,
+    bounds: { x, y: 0, w: 100, h: 100 },
+    focused: false,
+    role: "window",
+    modal: false,
+  });
+  const app: AppInfo = {
+    app: ":1.2",
+    pid: 7,
+    name: "chromium",
+    windows: [win("main", "Page - Chromium", 0), win("popup", "", 500), win("menu", "", 50)],
+  };
+  // The menu is painted where it says (a frame's width off); the popup lies over the main
+  // window, which is no proof.
+  const painted = [
+    { pid: 7, bounds: { x: 0, y: 0, w: 1000, h: 800 } },
+    { pid: 7, bounds: { x: 50, y: 20, w: 100, h: 100 } },
+  ];
+  assert.deepEqual(withoutPhantoms(app, painted).windows.map((w) => w.window), ["main", "menu"]);
+  // Nothing painted by the app's process: no evidence, nothing dropped.
+  assert.equal(withoutPhantoms(app, [{ pid: 8, bounds: { x: 0, y: 0, w: 9, h: 9 } }]), app);
+  // A titled window stays though X paints it nowhere (minimized).
+  const hidden = { ...app, windows: [win("main", "Page", 900)] };
+  assert.equal(withoutPhantoms(hidden, painted), hidden);
 });

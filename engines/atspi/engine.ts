@@ -36,6 +36,7 @@ import {
   readSelection,
   SelectionOwner,
   sendInput,
+  stackingOrder,
   topLevelWindows,
   type WindowFacts,
   X11Display,
@@ -44,7 +45,13 @@ import { entryDirs, entryId, listEntries } from "../../platform/xdg/desktop_entr
 import { endProcess, launchEntry } from "../../platform/xdg/launch.ts";
 import { log } from "../../util/log.ts";
 import { performAction } from "./act.ts";
-import { dropDeparted, listApps, type ListingMemory, type WindowEntry } from "./apps.ts";
+import {
+  dropDeparted,
+  listApps,
+  type ListingMemory,
+  type WindowEntry,
+  withoutPhantoms,
+} from "./apps.ts";
 import { addParents, hasOwnedWindows } from "./parents.ts";
 import { connectA11yBus } from "./bus.ts";
 import { AtspiClient, type CallLimits, handleOf, NULL_PATH, type Ref, refOf } from "./client.ts";
@@ -175,12 +182,14 @@ export class AtspiEngine implements Engine {
 
   async listApps(signal: AbortSignal): Promise<AppInfo[]> {
     const client = await this.#connect();
-    const { apps, present } = await listApps(
+    const listing = await listApps(
       client,
       { timeoutMs: Math.min(this.#timeoutMs, 1_000), signal },
       this.#windows,
       this.#listings,
     );
+    const present = listing.present;
+    let apps = listing.apps;
     // An app that left the bus never comes back under its name: what was kept for it goes.
     dropDeparted(this.#windows, present, this.#departed);
     this.#known.keep(present);
@@ -198,6 +207,18 @@ export class AtspiEngine implements Engine {
         w.bounds = relative
           ? placedByX(this.#display(), app.pid, w.title, w.bounds)
           : windowBoundsOr(w.bounds, () => this.#display(), app.pid, w.title);
+      }
+    }
+    // Untitled windows X paints nowhere are no one's to use (withoutPhantoms).
+    if (apps.some((a) => a.windows.some((w) => w.title === ""))) {
+      try {
+        const painted = stackingOrder(this.#display());
+        // GTK 4 places its windows relative to themselves: X is no check of those.
+        apps = apps.map((a) =>
+          this.#known.windowRelative.has(a.app) ? a : withoutPhantoms(a, painted)
+        );
+      } catch (err) {
+        log("debug", "no painted windows from X", { error: String(err) });
       }
     }
     // Owners come from X, asked only when some window can have one.
