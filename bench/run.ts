@@ -33,6 +33,7 @@ const SCRIPTS = [
   "bench/footprint_bench.ts",
   "bench/web_bench.ts",
   "bench/tasks_bench.ts",
+  "bench/observe_bench.ts",
 ];
 
 const only = Deno.args.filter((a) => !a.startsWith("-"));
