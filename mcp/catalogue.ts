@@ -9,6 +9,7 @@ import { z } from "zod";
 import { DriverError } from "../protocol/errors.ts";
 import { OPS, type ParamsOf, type ResultOf } from "../protocol/ops.ts";
 import { batchInputSchema, pixelInputSchema, type PixelOp } from "./schema.ts";
+import { PageScope } from "./page_scope.ts";
 import {
   DEFAULT_BUDGET,
   renderAct,
@@ -84,6 +85,16 @@ const PIXEL_KINDS: Record<string, PixelOp> = {
 
 const IDS = "Ids hold while the element exists; plan on read_ui's window and version.";
 
+/** Each browser window's page, as its last whole read had it (page_scope.ts). */
+const PAGES = new PageScope();
+
+/** A read's diff parts (a read with `since`). */
+const diffOf = (r: ResultOf<"read_ui">) => ({
+  added: r.added ?? [],
+  changed: r.changed ?? [],
+  removed: r.removed ?? [],
+});
+
 /** Every tool, in the order `tools/list` shows them. */
 export const TOOLS: readonly Tool[] = [
   {
@@ -91,13 +102,26 @@ export const TOOLS: readonly Tool[] = [
     description: `${OPS.read_ui.summary} Answers a header (app, window, version) then one line ` +
       `per element: id role "name" [value] @x,y,w,h, indented under its parent. ` +
       `since=version answers only changes: + added, ~ changed, - removed id.`,
-    input: OPS.read_ui.params.omit({ crops: true }),
+    input: OPS.read_ui.params.omit({ crops: true }).extend({
+      scope: z.enum(["page", "window"]).optional().describe("window: with a browser's bars"),
+    }),
     annotations: { title: "Read window", readOnlyHint: true },
     output: Versioned,
     async run(args, call) {
-      const p = args as ParamsOf<"read_ui">;
+      const { scope, ...p } = args as ParamsOf<"read_ui"> & { scope?: "page" | "window" };
       const r = await call("read_ui", p);
-      return both(renderRead(r, p.max_elements ?? DEFAULT_BUDGET, p.since), {
+      let chrome = 0;
+      let shown = r;
+      if (p.since !== undefined && !r.reset) {
+        const cut = scope === "window" ? undefined : PAGES.diff(r.window, diffOf(r));
+        if (cut) [shown, chrome] = [{ ...r, ...cut.shown }, cut.chrome];
+      } else if (scope === "window") {
+        PAGES.forget(r.window);
+      } else {
+        const cut = PAGES.read(r.window, r.elements ?? []);
+        [shown, chrome] = [{ ...r, elements: cut.shown }, cut.chrome];
+      }
+      return both(renderRead(shown, p.max_elements ?? DEFAULT_BUDGET, p.since, chrome), {
         window: r.window,
         version: r.version,
       });
@@ -112,7 +136,8 @@ export const TOOLS: readonly Tool[] = [
     output: Done,
     async run(args, call) {
       const r = await call("act", args);
-      return both(renderAct(r), { ok: r.ok, version: r.version });
+      const cut = PAGES.diff(String(args.window), r);
+      return both(renderAct({ ...r, ...cut.shown }, cut.chrome), { ok: r.ok, version: r.version });
     },
   },
   {
@@ -124,7 +149,11 @@ export const TOOLS: readonly Tool[] = [
     output: Done,
     async run(args, call) {
       const r = await call("run_batch", args);
-      return both(renderBatch(r), { ok: r.ok, version: r.version });
+      const cut = PAGES.diff(String(args.window), r);
+      return both(renderBatch({ ...r, ...cut.shown }, cut.chrome), {
+        ok: r.ok,
+        version: r.version,
+      });
     },
   },
   {
@@ -137,7 +166,7 @@ export const TOOLS: readonly Tool[] = [
   },
   {
     name: "find",
-    description: `${OPS.find.summary} Answers outline lines and the version to act on.`,
+    description: `${OPS.find.summary} Answers outline lines.`,
     input: OPS.find.params,
     annotations: { title: "Find elements", readOnlyHint: true },
     output: z.strictObject({ version: z.number().int(), ids: z.array(z.string()) }),

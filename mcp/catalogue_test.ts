@@ -17,7 +17,10 @@ Deno.test("tool inputs follow the protocol's schemas", () => {
   const read = toolJsonSchema(TOOLS.find((t) => t.name === "read_ui")!.input);
   assert.deepEqual(
     Object.keys(read.properties as object),
-    Object.keys(OPS.read_ui.params.shape).filter((k) => k !== "crops" && k !== "timeout_ms"),
+    [
+      ...Object.keys(OPS.read_ui.params.shape).filter((k) => k !== "crops" && k !== "timeout_ms"),
+      "scope",
+    ],
   );
   // Only the tool that waits on its deadline offers it.
   const verify = TOOLS.find((t) => t.name === "verify")!;

@@ -30,15 +30,24 @@ export interface DiffParts {
   removed: readonly string[];
 }
 
-/** Cuts `text` to {@link MAX_TEXT} characters, saying how many were cut. */
-export function clip(text: string): string {
-  if (text.length <= MAX_TEXT) return text;
-  return `${text.slice(0, MAX_TEXT)}…(+${text.length - MAX_TEXT} chars)`;
+/**
+ * Longest text shown of an element whose text is what a person reads (a paragraph, a
+ * heading, a label): cut at {@link MAX_TEXT}, a long article lost most of its words.
+ */
+export const MAX_READ_TEXT = 1_000;
+
+/** Roles whose name is text to read rather than a control's label. */
+const READ_ROLES = new Set(["AXStaticText", "AXParagraph", "AXHeading", "AXCell"]);
+
+/** Cuts `text` to `max` characters, saying how many were cut. */
+export function clip(text: string, max = MAX_TEXT): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}…(+${text.length - max} chars)`;
 }
 
 /** Escapes control characters and quotes the way JSON does, without the outer quotes. */
-function escaped(text: string): string {
-  return JSON.stringify(clip(text)).slice(1, -1);
+function escaped(text: string, max = MAX_TEXT): string {
+  return JSON.stringify(clip(text, max)).slice(1, -1);
 }
 
 /**
@@ -61,7 +70,8 @@ export function elementLine(e: Element, depth = 0): string {
       : " unchecked") +
     (e.expanded === undefined ? "" : e.expanded ? " expanded" : " collapsed") +
     (e.selected ? " selected" : "") + (e.offscreen ? " offscreen" : "");
-  return `${"  ".repeat(depth)}${e.id} ${e.role} "${escaped(e.name)}"${value} ${at}${flags}`;
+  const max = READ_ROLES.has(e.role) ? MAX_READ_TEXT : MAX_TEXT;
+  return `${"  ".repeat(depth)}${e.id} ${e.role} "${escaped(e.name, max)}"${value} ${at}${flags}`;
 }
 
 /**

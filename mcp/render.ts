@@ -18,7 +18,12 @@ function withOmitted(head: string, o: Outline, hint: string): string {
 }
 
 /** `read_ui`: the header, then the whole outline or, with `since`, only the diff. */
-export function renderRead(r: ResultOf<"read_ui">, budget: number, since?: number): string {
+export function renderRead(
+  r: ResultOf<"read_ui">,
+  budget: number,
+  since?: number,
+  chrome = 0,
+): string {
   const common = {
     app: r.app,
     pid: r.pid,
@@ -30,6 +35,8 @@ export function renderRead(r: ResultOf<"read_ui">, budget: number, since?: numbe
       : { live: "degraded", live_reason: r.live.reason }),
     degraded: r.degraded ? (r.degraded_reason ?? true) : undefined,
     truncated: r.truncated,
+    // The browser's own bars and tabs, left out (scope="window" shows them).
+    chrome: chrome || undefined,
   };
   if (since !== undefined && !r.reset) {
     const d = { added: r.added ?? [], changed: r.changed ?? [], removed: r.removed ?? [] };
@@ -58,7 +65,7 @@ export function renderRead(r: ResultOf<"read_ui">, budget: number, since?: numbe
  * `act`: whether it did what was asked (with what the element holds or is when not), how
  * it settled, the new version, the element after `scroll_into_view`, then the changes.
  */
-export function renderAct(r: ResultOf<"act">): string {
+export function renderAct(r: ResultOf<"act">, chrome = 0): string {
   const head = header({
     ok: r.ok ? true : "false",
     value: r.value,
@@ -68,13 +75,14 @@ export function renderAct(r: ResultOf<"act">): string {
     settled: r.settled,
     settle_ms: Math.round(r.settle_ms),
     via: r.via,
+    chrome: chrome || undefined,
   });
   const now = r.element === undefined ? [] : [`= ${elementLine(r.element)}`];
   return withOmitted([head, ...now].join("\n"), diffOutline(r, DIFF_BUDGET), "read_ui with since");
 }
 
 /** `run_batch`: one line per step, then the changes of the whole batch. */
-export function renderBatch(r: ResultOf<"run_batch">): string {
+export function renderBatch(r: ResultOf<"run_batch">, chrome = 0): string {
   const steps = r.results.map((s, i) => {
     const state = s.skipped
       ? "skipped"
@@ -83,7 +91,12 @@ export function renderBatch(r: ResultOf<"run_batch">): string {
       : `error ${s.error?.code ?? "unknown"}: ${s.error?.message ?? ""}`;
     return `step ${i + 1} ${state}`;
   });
-  const head = header({ ok: String(r.ok), version: r.version, steps: r.results.length });
+  const head = header({
+    ok: String(r.ok),
+    version: r.version,
+    steps: r.results.length,
+    chrome: chrome || undefined,
+  });
   return withOmitted(
     [head, ...steps].join("\n"),
     diffOutline(r, DIFF_BUDGET),

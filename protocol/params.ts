@@ -45,7 +45,7 @@ export const ReadUiParams = z.strictObject({
   ),
   window: WindowId.optional(),
   since: z.number().int().min(0).optional(),
-  fresh: z.boolean().optional().describe("read the app again, not the live map"),
+  fresh: z.boolean().optional(),
   crops: z.boolean().optional(),
   /** Most elements in the answer (then `truncated: true`); the live map keeps them all. */
   max_elements: z.number().int().min(1).max(100_000).optional().describe("most elements"),

@@ -1,0 +1,58 @@
+import assert from "node:assert/strict";
+import type { Element } from "../protocol/element.ts";
+import { pageOf, PageScope } from "./page_scope.ts";
+
+const el = (id: string, role: string, parent?: string, offscreen = false): Element => ({
+  id,
+  role,
+  name: id,
+  bounds: { x: 0, y: 0, w: offscreen ? 0 : 10, h: 10 },
+  enabled: true,
+  focused: false,
+  actions: [],
+  ...(parent ? { parent } : {}),
+  ...(offscreen ? { offscreen: true as const } : {}),
+});
+
+/** A browser window: bars, a hidden tab's document, the showing one with a form. */
+const browser = [
+  el("win", "AXWindow"),
+  el("bar", "AXToolbar", "win"),
+  el("back", "AXButton", "bar"),
+  el("old", "AXWebArea", "win", true),
+  el("oldText", "AXStaticText", "old"),
+  el("doc", "AXWebArea", "win"),
+  el("form", "AXGroup", "doc"),
+  el("user", "AXTextField", "form"),
+  el("go", "AXButton", "form"),
+];
+
+Deno.test("pageOf() is the showing web document's subtree; none without one", () => {
+  assert.deepEqual(pageOf(browser)?.map((e) => e.id), ["doc", "form", "user", "go"]);
+  assert.equal(pageOf([el("win", "AXWindow"), el("ok", "AXButton", "win")]), undefined);
+});
+
+Deno.test("PageScope cuts reads and the diffs after them to the page", () => {
+  const scope = new PageScope();
+  const read = scope.read("w1", browser);
+  assert.deepEqual(read.shown.map((e) => e.id), ["doc", "form", "user", "go"]);
+  assert.equal(read.chrome, 5);
+  const cut = scope.diff("w1", {
+    added: [
+      el("err", "AXStaticText", "form"),
+      el("errIcon", "AXImage", "err"),
+      el("tab2", "AXButton", "bar"),
+    ],
+    changed: [el("user", "AXTextField", "form"), el("back", "AXButton", "bar")],
+    removed: ["go", "back"],
+  });
+  assert.deepEqual(cut.shown.added.map((e) => e.id), ["err", "errIcon"]);
+  assert.deepEqual(cut.shown.changed.map((e) => e.id), ["user"]);
+  assert.deepEqual(cut.shown.removed, ["go"]);
+  assert.equal(cut.chrome, 3);
+  // A window read whole (or never read) is shown whole.
+  scope.forget("w1");
+  assert.equal(scope.diff("w1", { added: [], changed: [browser[2]!], removed: [] }).chrome, 0);
+  const plain = scope.read("w2", [el("win", "AXWindow"), el("ok", "AXButton", "win")]);
+  assert.deepEqual([plain.shown.length, plain.chrome], [2, 0]);
+});
