@@ -55,6 +55,16 @@ function escaped(text: string, max = MAX_TEXT): string {
  * only when it says more than the name.
  */
 export function elementLine(e: Element, depth = 0): string {
+  // Text to read with no name is its text: `"Region"`, not `"" [Region]`.
+  if (e.name === "" && READ_ROLES.has(e.role) && e.value !== undefined) {
+    const { value, ...rest } = e;
+    return lineOf({ ...rest, name: value }, depth);
+  }
+  return lineOf(e, depth);
+}
+
+/** {@link elementLine} of an element as it is. */
+function lineOf(e: Element, depth: number): string {
   const b = e.bounds;
   const at = `@${Math.round(b.x)},${Math.round(b.y)},${Math.round(b.w)},${Math.round(b.h)}`;
   // A value that only repeats the name (a text run's text) is said once.
@@ -176,6 +186,23 @@ function isEcho(e: Element, parent: Element, kids: ReadonlyMap<string, Element[]
   return text !== "" && said.includes(text);
 }
 
+/** A text run with no text at all (Chromium's runs of white space between controls). */
+function isBlank(e: Element, kids: ReadonlyMap<string, Element[]>): boolean {
+  return e.role === "AXStaticText" && !kids.has(e.id) && e.name.trim() === "" &&
+    (e.value ?? "").trim() === "";
+}
+
+/**
+ * A label whose text a control beside it is named by (a form's "Region" before the
+ * "Region" drop-down): the control's line says it. A trailing colon is not compared.
+ */
+function isLabelOf(e: Element, siblings: readonly Element[]): boolean {
+  if (e.role !== "AXStaticText") return false;
+  const text = (e.name || e.value || "").trim().replace(/:$/, "");
+  return text !== "" &&
+    siblings.some((s) => s !== e && s.role !== "AXStaticText" && s.name.trim() === text);
+}
+
 /**
  * The whole map as indented lines, at most `budget` of them. Hollow containers and echoed
  * text runs (see {@link isHollow}, {@link isEcho}) are left out, so the lines are the
@@ -195,8 +222,10 @@ export function outline(elements: readonly Element[], budget: number): Outline {
     const parent = e.parent === undefined ? undefined : byId.get(e.parent);
     // A text run echoes only a parent whose line is shown: else its text would be lost.
     const shownParent = parent !== undefined && !left.has(parent.id) ? parent : undefined;
+    const siblings = e.parent === undefined ? [] : kids.get(e.parent) ?? [];
     const hollow = isHollow(e, kids.get(e.id) ?? []) ||
-      (shownParent !== undefined && isEcho(e, shownParent, kids));
+      (shownParent !== undefined && isEcho(e, shownParent, kids)) || isBlank(e, kids) ||
+      (!kids.has(e.id) && isLabelOf(e, siblings));
     hidden.set(e.id, above + (hollow ? 1 : 0));
     if (hollow) left.add(e.id);
     else if (lines.length < budget) lines.push(elementLine(e, depth - above));

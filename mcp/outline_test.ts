@@ -119,3 +119,30 @@ Deno.test("elementLine() says a value only when it differs from the name", () =>
     'f AXTextField "Code" [] @1,3,30,20',
   );
 });
+
+Deno.test("outline() folds empty text runs and labels a control beside them is named by", () => {
+  const e = (id: string, role: string, name: string, parent?: string, value?: string) => ({
+    id,
+    role,
+    name,
+    bounds: { x: 0, y: 0, w: 1, h: 1 },
+    enabled: true,
+    focused: false,
+    actions: [],
+    ...(parent ? { parent } : {}),
+    ...(value !== undefined ? { value } : {}),
+  });
+  const o = outline([
+    e("form", "AXWebArea", "Form"),
+    e("gap", "AXStaticText", "", "form"),
+    e("label", "AXStaticText", "", "form", "Region:"),
+    e("region", "AXPopUpButton", "Region", "form", "Europe"),
+    e("note", "AXStaticText", "", "form", "Pick one"),
+  ], 100);
+  assert.deepEqual(o.lines.map((l) => l.trim().split(" ").slice(0, 3).join(" ")), [
+    'form AXWebArea "Form"',
+    'region AXPopUpButton "Region"',
+    'note AXStaticText "Pick',
+  ]);
+  assert.equal(o.folded, 2);
+});
