@@ -191,13 +191,8 @@ try {
       await dump(`${page.file}.ours`, read.text);
       if (read.isError) throw new Error(`read_ui: ${read.text.slice(0, 300)}`);
       const window = field(read.text, "window");
-      const all = await ours.call("find", {
-        window,
-        query: {},
-        scope: "all",
-        max_results: 1000,
-      });
-      await dump(`${page.file}.ours-find-all`, all.text);
+      const all = await ours.call("read_ui", { window, scope: "all" });
+      await dump(`${page.file}.ours-all`, all.text);
 
       const page_ = webArea(read.text);
       const top = Number(/ @-?\d+,(-?\d+),/.exec(page_.split("\n")[0] ?? "")?.[1] ?? 0);
@@ -247,16 +242,22 @@ try {
           } %`,
       });
       emit({
-        bench: `observe ${page.name}: find scope=all (ours only)`,
+        bench: `observe ${page.name}: whole-page read (ours scope=all)`,
         figure: all.bytes,
         unit: "bytes",
+        peer: PEER,
+        peer_figure: pwRead.bytes,
+        ratio: round(pwRead.bytes / all.bytes),
         note: all.isError
           ? `erred: ${all.text.slice(0, 160)}`
-          : `${ourHandles(below(all.text, top)).length} interactive with an id in the page (${
-            ourHandles(all.text).length
-          } with the frame); ${all.text.split("\n").length - 1} lines; ${
-            pct(wordShare(below(all.text, top), pageWords))
-          } % of the page's ${pageWords.length} words; ~${tokens(all.text)} tokens`,
+          : `${ourHandles(below(all.text, top)).length} interactive with an id in the page, ` +
+            `playwright ${pwH.length} (the page has ${truth.controls}); ${
+              all.text.split("\n").length - 1
+            } lines; ${
+              pct(wordShare(below(all.text, top), pageWords))
+            } % of the page's ${pageWords.length} words, playwright ${
+              pct(wordShare(pwRead.text, pageWords))
+            } %; ~${tokens(all.text)} tokens`,
       });
 
       // The jobs, each from the page as loaded.

@@ -85,6 +85,9 @@ const PIXEL_KINDS: Record<string, PixelOp> = {
 
 const IDS = "Ids hold while the element exists; plan on read_ui's window and version.";
 
+/** Most elements a `scope: "all"` read asks for. */
+const ALL_MAX = 1_000;
+
 /** Each browser window's page, as its last whole read had it (page_scope.ts). */
 const PAGES = new PageScope();
 
@@ -103,16 +106,33 @@ export const TOOLS: readonly Tool[] = [
       `per element: id role "name" [value] @x,y,w,h, indented under its parent. ` +
       `since=version answers only changes: + added, ~ changed, - removed id.`,
     input: OPS.read_ui.params.omit({ crops: true }).extend({
-      scope: z.enum(["page", "window"]).optional().describe("window: with a browser's bars"),
+      scope: z.enum(["page", "window", "all"]).optional().describe(
+        "window: with a browser's bars; all: the whole page, beyond the view",
+      ),
     }),
     annotations: { title: "Read window", readOnlyHint: true },
     output: Versioned,
     async run(args, call) {
-      const { scope, ...p } = args as ParamsOf<"read_ui"> & { scope?: "page" | "window" };
+      const { scope, ...p } = args as ParamsOf<"read_ui"> & {
+        scope?: "page" | "window" | "all";
+      };
       const r = await call("read_ui", p);
       let chrome = 0;
       let shown = r;
-      if (p.since !== undefined && !r.reset) {
+      if (scope === "all" && p.since === undefined) {
+        // The app's whole tree for the window, scrolled-out rows too, cut to the page.
+        const all = await call("find", {
+          window: r.window,
+          query: {},
+          scope: "all",
+          max_results: ALL_MAX,
+        });
+        const cut = new PageScope().read(r.window, all.elements, true);
+        [shown, chrome] = [
+          { ...r, elements: cut.shown, ...(all.truncated ? { truncated: true } : {}) },
+          cut.chrome,
+        ];
+      } else if (p.since !== undefined && !r.reset) {
         const cut = scope === "window" ? undefined : PAGES.diff(r.window, diffOf(r));
         if (cut) [shown, chrome] = [{ ...r, ...cut.shown }, cut.chrome];
       } else if (scope === "window") {
@@ -219,8 +239,8 @@ export const TOOLS: readonly Tool[] = [
   },
   {
     name: "window",
-    description: `${OPS.window.summary} close asks the app politely: an unsaved-changes ` +
-      "dialog comes back in opened. Answers the window's state.",
+    description: `${OPS.window.summary} close asks politely: an unsaved-changes dialog ` +
+      "comes back in opened.",
     input: OPS.window.params,
     annotations: { title: "Window operation", destructiveHint: true },
     run: async (args, call) => text(renderWindow(await call("window", args))),
@@ -234,8 +254,8 @@ export const TOOLS: readonly Tool[] = [
   },
   {
     name: "close_app",
-    description: `${OPS.close_app.summary} A question about unsaved changes comes back ` +
-      "in opened, unanswered.",
+    description: `${OPS.close_app.summary} An unsaved-changes question comes back in ` +
+      "opened.",
     input: OPS.close_app.params,
     annotations: { title: "Close app", destructiveHint: true },
     run: async (args, call) => text(renderClose(await call("close_app", args))),

@@ -25,16 +25,26 @@ export interface PageDiff {
 /** Windows remembered at most; the least recently read goes. */
 const MAX_WINDOWS = 32;
 
-/** The elements of `elements` (a whole map, in tree order) in its page, or undefined. */
-export function pageOf(elements: readonly Element[]): Element[] | undefined {
+/**
+ * The elements of `elements` (a whole map, in tree order) in its page, or undefined. With
+ * `beyond`, elements with no parent (found beyond the map by `find`'s whole-tree search,
+ * which gives none) count as the page's when they lie in its column at or below its top:
+ * scrolled-out rows do, the browser's bars above the page do not.
+ */
+export function pageOf(elements: readonly Element[], beyond = false): Element[] | undefined {
   const docs = elements.filter((e) => e.role === "AXWebArea");
   // The showing document: a browser keeps its other tabs' documents offscreen.
   const doc = docs.find((d) => !d.offscreen && d.bounds.w > 0) ?? docs[0];
   if (!doc) return undefined;
   const inPage = new Set([doc.id]);
   const out = [doc];
+  const b = doc.bounds;
+  const below = (e: Element) =>
+    e.bounds.w > 0 && e.bounds.x >= b.x && e.bounds.x < b.x + b.w && e.bounds.y >= b.y;
   for (const e of elements) {
-    if (e.parent !== undefined && inPage.has(e.parent) && !inPage.has(e.id)) {
+    if (inPage.has(e.id)) continue;
+    const child = e.parent !== undefined && inPage.has(e.parent);
+    if (child || (beyond && e.parent === undefined && below(e))) {
       inPage.add(e.id);
       out.push(e);
     }
@@ -47,8 +57,12 @@ export class PageScope {
   readonly #pages = new Map<string, Set<string>>();
 
   /** Cuts a whole read of `window` to its page (and remembers the page's ids). */
-  read(window: string, elements: readonly Element[]): { shown: Element[]; chrome: number } {
-    const page = pageOf(elements);
+  read(
+    window: string,
+    elements: readonly Element[],
+    beyond = false,
+  ): { shown: Element[]; chrome: number } {
+    const page = pageOf(elements, beyond);
     if (!page) {
       this.#pages.delete(window);
       return { shown: [...elements], chrome: 0 };

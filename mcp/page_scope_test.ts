@@ -56,3 +56,14 @@ Deno.test("PageScope cuts reads and the diffs after them to the page", () => {
   const plain = scope.read("w2", [el("win", "AXWindow"), el("ok", "AXButton", "win")]);
   assert.deepEqual([plain.shown.length, plain.chrome], [2, 0]);
 });
+
+Deno.test("pageOf() with beyond takes parentless elements in the page's column below its top", () => {
+  const doc = { ...el("doc", "AXWebArea", "win"), bounds: { x: 10, y: 150, w: 900, h: 500 } };
+  const row = (id: string, x: number, y: number) => ({
+    ...el(id, "AXButton"),
+    bounds: { x, y, w: 50, h: 20 },
+  });
+  const found = [el("win", "AXWindow"), doc, row("row60", 20, 2400), row("menu", 20, 40)];
+  assert.deepEqual(pageOf(found, true)?.map((e) => e.id), ["doc", "row60"]);
+  assert.deepEqual(pageOf(found)?.map((e) => e.id), ["doc"]);
+});
