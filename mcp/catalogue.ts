@@ -9,7 +9,7 @@ import { z } from "zod";
 import { DriverError } from "../protocol/errors.ts";
 import { OPS, type ParamsOf, type ResultOf } from "../protocol/ops.ts";
 import { batchInputSchema, pixelInputSchema, type PixelOp } from "./schema.ts";
-import { PageScope } from "./page_scope.ts";
+import { pageOf, PageScope } from "./page_scope.ts";
 import {
   DEFAULT_BUDGET,
   renderAct,
@@ -64,6 +64,11 @@ export interface Tool {
 }
 
 const text = (t: string): Content[] => [{ type: "text", text: t }];
+/** A `screenshot` or `zoom` answer: the PNG as an MCP image, and its size. */
+const image = (r: ResultOf<"screenshot">): Content[] => [
+  { type: "image", data: r.png, mimeType: "image/png" },
+  { type: "text", text: `width=${r.width} height=${r.height} scale=${r.scale}` },
+];
 /** The text a model reads and the fields a client acts on. */
 const both = (t: string, structured: Record<string, unknown>) => ({
   content: text(t),
@@ -127,10 +132,10 @@ export const TOOLS: readonly Tool[] = [
           scope: "all",
           max_results: ALL_MAX,
         });
-        const cut = new PageScope().read(r.window, all.elements, true);
+        const page = pageOf(all.elements, true) ?? all.elements;
         [shown, chrome] = [
-          { ...r, elements: cut.shown, ...(all.truncated ? { truncated: true } : {}) },
-          cut.chrome,
+          { ...r, elements: page, ...(all.truncated ? { truncated: true } : {}) },
+          all.elements.length - page.length,
         ];
       } else if (p.since !== undefined && !r.reset) {
         const cut = scope === "window" ? undefined : PAGES.diff(r.window, diffOf(r));
@@ -200,26 +205,14 @@ export const TOOLS: readonly Tool[] = [
     description: OPS.screenshot.summary,
     input: OPS.screenshot.params,
     annotations: { title: "Screenshot", readOnlyHint: true },
-    async run(args, call) {
-      const r = await call("screenshot", args);
-      return [
-        { type: "image", data: r.png, mimeType: "image/png" },
-        { type: "text", text: `width=${r.width} height=${r.height} scale=${r.scale}` },
-      ];
-    },
+    run: async (args, call) => image(await call("screenshot", args)),
   },
   {
     name: "zoom",
     description: `${OPS.zoom.summary} scale 2 reads small text.`,
     input: OPS.zoom.params,
     annotations: { title: "Zoom", readOnlyHint: true },
-    async run(args, call) {
-      const r = await call("zoom", args);
-      return [
-        { type: "image", data: r.png, mimeType: "image/png" },
-        { type: "text", text: `width=${r.width} height=${r.height} scale=${r.scale}` },
-      ];
-    },
+    run: async (args, call) => image(await call("zoom", args)),
   },
   {
     name: "pixel_input",

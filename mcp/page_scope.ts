@@ -57,12 +57,8 @@ export class PageScope {
   readonly #pages = new Map<string, Set<string>>();
 
   /** Cuts a whole read of `window` to its page (and remembers the page's ids). */
-  read(
-    window: string,
-    elements: readonly Element[],
-    beyond = false,
-  ): { shown: Element[]; chrome: number } {
-    const page = pageOf(elements, beyond);
+  read(window: string, elements: readonly Element[]): { shown: Element[]; chrome: number } {
+    const page = pageOf(elements);
     if (!page) {
       this.#pages.delete(window);
       return { shown: [...elements], chrome: 0 };

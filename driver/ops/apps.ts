@@ -121,8 +121,6 @@ export async function closeApp(
   const windows: { window: string; title: string; closed: boolean }[] = [];
   // Top-level windows first: a dialog of theirs goes with them.
   for (const w of [...app.windows].sort((a, b) => Number(!!a.parent) - Number(!!b.parent))) {
-    const done = windows.some((d) => d.window === w.window);
-    if (done) continue;
     const out = await engine.windowOp(w.window, { action: "close" }, ctx.signal).catch((err) => {
       if (err instanceof DriverError && err.code === "window_not_found") {
         return { reached: true };

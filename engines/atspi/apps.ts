@@ -234,12 +234,11 @@ export interface PaintedWindow {
  */
 export function withoutPhantoms(app: AppInfo, painted: readonly PaintedWindow[]): AppInfo {
   if (!painted.some((p) => p.pid === app.pid)) return app;
-  // Any painted window counts: a popup may carry no pid of its own.
-  const own = painted;
   // Painted where it says it is: X's rectangle and the window's own, a frame's width apart.
+  // Any painted window counts: a popup may carry no pid of its own.
   const near = (a: number, b: number) => Math.abs(a - b) <= FRAME_SLACK;
   const shows = (b: PaintedWindow["bounds"]) =>
-    own.some((p) =>
+    painted.some((p) =>
       near(p.bounds.x, b.x) && near(p.bounds.y, b.y) && near(p.bounds.w, b.w) &&
       near(p.bounds.h, b.h)
     );
