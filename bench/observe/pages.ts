@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { serveDir } from "../web/server.ts";
 
 /** One page of the bench. */
 export interface Page {
@@ -394,36 +395,10 @@ export function servePages(root: string): {
   close(): Promise<void>;
 } {
   const events: PageEvent[] = [];
-  const types: Record<string, string> = {
-    html: "text/html; charset=utf-8",
-    js: "text/javascript",
-    css: "text/css",
-    png: "image/png",
-    gif: "image/gif",
-    svg: "image/svg+xml",
-    json: "application/json",
-  };
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
-    const url = new URL(req.url);
-    if (url.pathname === "/event") {
-      events.push(Object.fromEntries(url.searchParams) as PageEvent);
-      return new Response("ok");
-    }
-    const path = decodeURIComponent(url.pathname);
-    if (path.split("/").includes("..")) return new Response("no", { status: 403 });
-    try {
-      const body = await Deno.readFile(`${root}${path}`);
-      const ext = path.slice(path.lastIndexOf(".") + 1);
-      return new Response(body, {
-        headers: { "content-type": types[ext] ?? "application/octet-stream" },
-      });
-    } catch {
-      return new Response("not found", { status: 404 });
-    }
+  const server = serveDir(root, (url) => {
+    if (url.pathname !== "/event") return undefined;
+    events.push(Object.fromEntries(url.searchParams) as PageEvent);
+    return new Response("ok");
   });
-  return {
-    base: `http://127.0.0.1:${server.addr.port}`,
-    events,
-    close: () => server.shutdown(),
-  };
+  return { ...server, events };
 }

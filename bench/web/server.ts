@@ -21,10 +21,19 @@ const TYPES: Record<string, string> = {
   json: "application/json",
 };
 
-/** A static server of `root` on 127.0.0.1; its base URL and a way to stop it. */
-export function serveDir(root: string): { base: string; close(): Promise<void> } {
+/**
+ * A static server of `root` on 127.0.0.1; its base URL and a way to stop it. `route`
+ * answers a request first when it will (a page's report), before the files are looked in.
+ */
+export function serveDir(
+  root: string,
+  route: (url: URL) => Response | undefined = () => undefined,
+): { base: string; close(): Promise<void> } {
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
-    const path = decodeURIComponent(new URL(req.url).pathname);
+    const url = new URL(req.url);
+    const routed = route(url);
+    if (routed) return routed;
+    const path = decodeURIComponent(url.pathname);
     // Only files under root: no "..", no absolute escapes.
     if (path.split("/").includes("..")) return new Response("no", { status: 403 });
     try {
