@@ -8,23 +8,11 @@ import assert from "node:assert/strict";
 import { type App, requireDesktop, startApp } from "./support/apps.ts";
 import { session } from "./support/client.ts";
 import { oracleNodes } from "./support/oracle.ts";
-import type { DriverClient } from "../rpc/client.ts";
+import { driverWindowOf } from "./support/x_window.ts";
 
 requireDesktop();
 
 const WM = Deno.env.get("ALLTERNIT_SESSION_WM") ?? "none";
-
-/** The driver's window id for `pid`'s window titled like `title`. */
-async function windowOf(client: DriverClient, pid: number, title: RegExp): Promise<string> {
-  const deadline = performance.now() + 20_000;
-  while (performance.now() < deadline) {
-    const { apps } = await client.call("list_apps", {});
-    const w = apps.find((a) => a.pid === pid)?.windows.find((w) => title.test(w.title));
-    if (w) return w.window;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`list_apps shows no window ${title} of pid ${pid}`);
-}
 
 /** The text areas' texts of `pid`, as pyatspi reads them, once one holds `want`. */
 async function textsUntil(pid: number, want: string): Promise<string[]> {
@@ -45,8 +33,8 @@ Deno.test(`clipboard: set by the driver, pasted into FeatherPad; copied in mouse
     apps.push(await startApp("featherpad", [], "Untitled"));
     apps.push(await startApp("mousepad", ["--disable-server"], "Mousepad"));
     const [feather, mouse] = apps as [App, App];
-    const qt = await windowOf(s.client, feather.pid, /Untitled/);
-    const gtk = await windowOf(s.client, mouse.pid, /Mousepad/);
+    const qt = await driverWindowOf(s.client, feather.pid, /Untitled/);
+    const gtk = await driverWindowOf(s.client, mouse.pid, /Mousepad/);
 
     // Driver → Qt: the driver owns the clipboard, FeatherPad pastes from it.
     const words = "Grüße aus 東京 — pasted";

@@ -11,6 +11,7 @@ import type { ResultOf } from "../protocol/ops.ts";
 import type { DriverClient } from "../rpc/client.ts";
 import { type App, chromium, requireDesktop, startApp } from "./support/apps.ts";
 import { session } from "./support/client.ts";
+import { driverWindowOf, xwininfo } from "./support/x_window.ts";
 
 requireDesktop();
 
@@ -26,15 +27,9 @@ async function run(cmd: string, ...args: string[]): Promise<string> {
 
 /** What X says of client window `xid`: its inside on screen, map state and EWMH state. */
 async function xState(xid: string) {
-  const info = await run("xwininfo", "-id", xid);
-  const num = (label: string) => Number(info.match(new RegExp(`${label}:\\s+(-?\\d+)`))![1]);
   const props = await run("xprop", "-id", xid, "_NET_WM_STATE", "WM_STATE");
   return {
-    x: num("Absolute upper-left X"),
-    y: num("Absolute upper-left Y"),
-    w: num("Width"),
-    h: num("Height"),
-    viewable: /Map State: IsViewable/.test(info),
+    ...await xwininfo(xid),
     maximized: /_NET_WM_STATE_MAXIMIZED_VERT/.test(props) &&
       /_NET_WM_STATE_MAXIMIZED_HORZ/.test(props),
     fullscreen: /_NET_WM_STATE_FULLSCREEN/.test(props),
@@ -62,18 +57,6 @@ async function clientOf(pid: number, title: RegExp): Promise<string> {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`no X window of pid ${pid} titled ${title}`);
-}
-
-/** The driver's window id for `pid`'s window titled like `title`. */
-async function windowOf(client: DriverClient, pid: number, title: RegExp): Promise<string> {
-  const deadline = performance.now() + 20_000;
-  while (performance.now() < deadline) {
-    const { apps } = await client.call("list_apps", {});
-    const w = apps.find((a) => a.pid === pid)?.windows.find((w) => title.test(w.title));
-    if (w) return w.window;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`list_apps shows no window ${title} of pid ${pid}`);
 }
 
 /** Polls X until `ok` holds of the window's state (the WM may finish after the answer). */
@@ -168,7 +151,7 @@ Deno.test(`window: GTK 3 mousepad, every placement (window manager: ${WM})`, asy
   await withApp(
     () => startApp("mousepad", ["--disable-server"], "Mousepad"),
     async (client, app) => {
-      const window = await windowOf(client, app.pid, /Mousepad/);
+      const window = await driverWindowOf(client, app.pid, /Mousepad/);
       await placements(client, window, await clientOf(app.pid, /Mousepad/), "mousepad");
     },
   );
@@ -178,7 +161,7 @@ Deno.test(`window: Qt 5 FeatherPad, every placement (window manager: ${WM})`, as
   await withApp(
     () => startApp("featherpad", [], "Untitled"),
     async (client, app) => {
-      const window = await windowOf(client, app.pid, /Untitled/);
+      const window = await driverWindowOf(client, app.pid, /Untitled/);
       await placements(client, window, await clientOf(app.pid, /Untitled/), "featherpad");
     },
   );
@@ -190,7 +173,7 @@ Deno.test(`window: Chromium, every placement; close (window manager: ${WM})`, as
   await withApp(
     () => chromium(page, "Window ops", "Last"),
     async (client, app) => {
-      const window = await windowOf(client, app.pid, /Window ops/);
+      const window = await driverWindowOf(client, app.pid, /Window ops/);
       const xid = await clientOf(app.pid, /Window ops/);
       await placements(client, window, xid, "chromium");
       const closed = await client.call("window", { window, action: "close" });
@@ -205,7 +188,7 @@ Deno.test(`window: a close with unsaved changes answers the dialog (window manag
   await withApp(
     () => startApp("mousepad", ["--disable-server"], "Mousepad"),
     async (client, app) => {
-      const window = await windowOf(client, app.pid, /Mousepad/);
+      const window = await driverWindowOf(client, app.pid, /Mousepad/);
       await client.call("pixel_type_text", { window, text: "unsaved words" });
       const out = await client.call("window", { window, action: "close" });
       assert.equal(out.ok, false, "the window stays while the app asks");

@@ -13,6 +13,7 @@ import type { DriverClient } from "../rpc/client.ts";
 import { quiet, session } from "./support/client.ts";
 import { requireDesktop } from "./support/apps.ts";
 import { type BoxedNode, oracleBoxes } from "./support/oracle.ts";
+import { xwininfo } from "./support/x_window.ts";
 
 requireDesktop();
 
@@ -57,15 +58,9 @@ interface XPlace {
 }
 
 async function xPlace(xid: string): Promise<XPlace> {
-  const info = await run("xwininfo", "-id", xid);
   const tree = await run("xwininfo", "-tree", "-id", xid);
-  const num = (label: string) => Number(info.match(new RegExp(`${label}:\\s+(-?\\d+)`))![1]);
   return {
-    x: num("Absolute upper-left X"),
-    y: num("Absolute upper-left Y"),
-    w: num("Width"),
-    h: num("Height"),
-    viewable: /Map State: IsViewable/.test(info),
+    ...await xwininfo(xid),
     framed: !/Parent window id: \S+ \(the root window\)/.test(tree),
   };
 }
