@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { OPS } from "../protocol/ops.ts";
+import { ElementAction, PixelStep } from "../protocol/params.ts";
 
 /** A JSON Schema object as MCP's `tools/list` carries it. */
 export type JsonSchema = { type: "object" } & Record<string, unknown>;
@@ -96,16 +97,6 @@ export function fieldList(op: PixelOp): string {
     .join(", ");
 }
 
-/** The pixel ops a batch step may be (protocol/params.ts `PixelStep`). */
-const BATCH_PIXEL_OPS: readonly PixelOp[] = [
-  "pixel_click",
-  "pixel_move",
-  "pixel_drag",
-  "pixel_scroll",
-  "pixel_type_text",
-  "pixel_key",
-];
-
 /**
  * `run_batch`'s input with one step shape instead of the protocol's union of seven: an
  * element action (`id`, `action`, …) or, with `op`, a pixel op and its fields, all optional
@@ -114,14 +105,15 @@ const BATCH_PIXEL_OPS: readonly PixelOp[] = [
  */
 export function batchInputSchema(): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
-  for (const key of ["id", "action", "value", "extend", "commit"]) {
-    shape[key] = (OPS.act.params.shape[key as keyof typeof OPS.act.params.shape] as z.ZodType)
-      .optional();
+  for (const [key, field] of Object.entries(ElementAction)) {
+    shape[key] = (field as z.ZodType).optional();
   }
-  shape.op = z.enum(BATCH_PIXEL_OPS as [PixelOp, ...PixelOp[]]).optional();
-  for (const op of BATCH_PIXEL_OPS) {
-    for (const [key, field] of Object.entries(OPS[op].params.shape)) {
-      if (key === "timeout_ms" || key === "window" || key in shape) continue;
+  // The protocol's own pixel steps: their ops and fields, as a batch takes them.
+  const ops = PixelStep.options.map((o) => o.shape.op.value);
+  shape.op = z.enum(ops as [string, ...string[]]).optional();
+  for (const option of PixelStep.options) {
+    for (const [key, field] of Object.entries(option.shape)) {
+      if (key === "timeout_ms" || key === "op" || key in shape) continue;
       shape[key] = (field as z.ZodType).optional();
     }
   }

@@ -53,7 +53,7 @@ export const ReadUiParams = z.strictObject({
 });
 
 /** One element action, as `act` takes it and as a `run_batch` step. */
-const ElementAction = {
+export const ElementAction = {
   id: Id,
   action: ActionName.describe(
     "press buttons, menu items; check boxes; select rows, tabs, options; set_value fields",
@@ -239,7 +239,7 @@ export const ClipboardSetParams = z.strictObject({
 });
 
 /** A `run_batch` step that is pixel input: the op name plus that op's params. */
-const PixelStep = z.discriminatedUnion("op", [
+export const PixelStep = z.discriminatedUnion("op", [
   PixelClickParams.extend({ op: z.literal("pixel_click") }),
   PixelMoveParams.extend({ op: z.literal("pixel_move") }),
   PixelDragParams.extend({ op: z.literal("pixel_drag") }),
