@@ -75,15 +75,25 @@ const STATIC_GRAVITY = 10n;
 export function windowFacts(display: X11Display, xid: number): WindowFacts {
   const h = x11Handle(display);
   const attrs = attributes(h, BigInt(xid));
+  const gone: WindowFacts = {
+    exists: false,
+    bounds: { x: 0, y: 0, w: 0, h: 0 },
+    state: "normal",
+    focused: false,
+    stacking: -1,
+  };
   if (!attrs) {
     settle(h);
-    return {
-      exists: false,
-      bounds: { x: 0, y: 0, w: 0, h: 0 },
-      state: "normal",
-      focused: false,
-      stacking: -1,
-    };
+    return gone;
+  }
+  // A closing window can vanish between two reads: that is an answer, not an error.
+  let bounds: Bounds;
+  try {
+    bounds = windowBounds(display, xid);
+  } catch (e) {
+    if (attributes(h, BigInt(xid))) throw e;
+    settle(h);
+    return gone;
   }
   const states = netStates(h, xid);
   const own = unmanaged.get(keyOf(display, xid));
@@ -96,7 +106,7 @@ export function windowFacts(display: X11Display, xid: number): WindowFacts {
     : own?.state ?? "normal";
   return {
     exists: true,
-    bounds: windowBounds(display, xid),
+    bounds,
     state,
     focused: attrs.viewable && holds(focusHolder(display), focusTarget(display, xid)),
     stacking: stackingOrder(display).findIndex((w) => w.xid === xid),
