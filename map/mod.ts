@@ -21,6 +21,7 @@ export { type Delta, diff, sameVisible } from "./diff.ts";
 export {
   DEFAULT_KEEP,
   type MapPayload,
+  MIN_ID_PREFIX,
   type SinceResult,
   type UpdateResult,
   WindowMap,

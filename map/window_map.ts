@@ -10,11 +10,19 @@
  */
 import type { RawNode } from "../model/engine.ts";
 import type { Element } from "../protocol/element.ts";
+import { DriverError } from "../protocol/errors.ts";
 import { type Delta, diff, sameVisible } from "./diff.ts";
+import { ID_LENGTH } from "./ids.ts";
 import type { Snapshot } from "./snapshot.ts";
 
 /** Versions a window keeps unless told otherwise (design document: 8). */
 export const DEFAULT_KEEP = 8;
+
+/**
+ * Fewest characters of an id that name its element (`resolveId`): 30 of its 60 bits, so
+ * two of a 1,000-element window's ids share them about once in 2,000 windows.
+ */
+export const MIN_ID_PREFIX = 6;
 
 /** Nodes found beyond the map that a window remembers for `act`; older ones are forgotten. */
 export const MAX_BEYOND = 1_000;
@@ -150,6 +158,35 @@ export class WindowMap {
     const crop = v?.crops?.get(id);
     const el = crop === undefined ? undefined : v!.elements.find((e) => e.id === id);
     return el && { ...el, crop: crop! };
+  }
+
+  /**
+   * The full id `id` names: itself when the map knows it, else the one current or
+   * remembered id it begins (a prefix of at least {@link MIN_ID_PREFIX} characters: MCP
+   * outlines show ids that short), else `id` unchanged, for the lookup to refuse.
+   *
+   * @throws {DriverError} `element_not_found` when the prefix begins several ids; the
+   *   message and `data.candidates` name them.
+   */
+  resolveId(id: string): string {
+    if (id.length < MIN_ID_PREFIX || id.length >= ID_LENGTH || this.handle(id)) return id;
+    const found = new Set<string>();
+    for (const known of [this.#handles.keys(), this.#beyond.keys()]) {
+      for (const full of known) if (full.startsWith(id)) found.add(full);
+    }
+    if (found.size <= 1) return found.values().next().value ?? id;
+    const candidates = [...found].slice(0, 8);
+    const named = candidates.map((c) => {
+      const e = this.#byId.get(c);
+      return e ? `${c} (${e.role} "${e.name}")` : c;
+    });
+    throw new DriverError(
+      "element_not_found",
+      `Id "${id}" begins ${found.size} ids of window "${this.window}": ${
+        named.join(", ")
+      }; give the full id`,
+      { version: this.version, candidates },
+    );
   }
 
   /** The current element with `id`. */

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import type { RawNode } from "../model/engine.ts";
 import { buildSnapshot } from "./snapshot.ts";
-import { MAX_BEYOND, WindowMap } from "./window_map.ts";
+import { DriverError } from "../protocol/errors.ts";
+import { MAX_BEYOND, MIN_ID_PREFIX, WindowMap } from "./window_map.ts";
 import { beyondId } from "./ids.ts";
 import { node } from "./_fixtures.ts";
 
@@ -134,4 +135,38 @@ Deno.test("remember() forgets the oldest past MAX_BEYOND", () => {
   }
   assert.equal(map.handle("b0"), undefined);
   assert.ok(map.handle(`b${MAX_BEYOND}`));
+});
+
+Deno.test("resolveId() takes a unique prefix of 6+ characters, of map and beyond ids", () => {
+  const map = mapOf(tree());
+  const go = map.elements[2]!;
+  assert.equal(map.resolveId(go.id), go.id);
+  assert.equal(map.resolveId(go.id.slice(0, MIN_ID_PREFIX)), go.id);
+  assert.equal(map.resolveId(go.id.slice(0, 9)), go.id);
+  // Shorter than the least prefix, or no match: left for the lookup to refuse.
+  assert.equal(map.resolveId(go.id.slice(0, MIN_ID_PREFIX - 1)), go.id.slice(0, 5));
+  assert.equal(map.resolveId("zzzzzzz"), "zzzzzzz");
+  const far = node("AXCell", "Row 9000", { x: 0, y: -5000, w: 60, h: 20 }, [], { handle: "far" });
+  const id = beyondId(far.handle);
+  map.remember(id, far);
+  assert.equal(map.resolveId(id.slice(0, 7)), id);
+});
+
+Deno.test("resolveId() refuses a prefix of several ids and names them", () => {
+  const map = mapOf(tree());
+  map.remember("abcdef000001", node("AXCell", "one", WIN, [], { handle: "h1" }));
+  map.remember("abcdef000002", node("AXCell", "two", WIN, [], { handle: "h2" }));
+  assert.equal(map.resolveId("abcdef0000011"), "abcdef0000011", "not a prefix: as given");
+  assert.throws(() => map.resolveId("abcdef"), (err: unknown) => {
+    assert.ok(err instanceof DriverError);
+    assert.equal(err.code, "element_not_found");
+    assert.match(err.message, /abcdef000001.*abcdef000002.*full id/);
+    assert.deepEqual((err.data as { candidates: string[] }).candidates, [
+      "abcdef000001",
+      "abcdef000002",
+    ]);
+    return true;
+  });
+  assert.throws(() => map.resolveId("abcdef00000"), /begins 2 ids/);
+  assert.equal(map.resolveId("abcdef1"), "abcdef1", "begins none: as given");
 });

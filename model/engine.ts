@@ -515,6 +515,11 @@ export interface SearchResult {
   visited: number;
   /** False when the budget or the time ran out before the whole tree was searched. */
   complete: boolean;
+  /**
+   * The handle of each found node's parent, by the found node's handle (absent for the
+   * window itself, and from engines that cannot tell): callers place a match in the tree.
+   */
+  parents?: ReadonlyMap<string, string>;
 }
 
 /** Work an engine has done since it started. */

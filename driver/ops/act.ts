@@ -65,7 +65,7 @@ async function syncAndCheck(
 ) {
   const { watched } = await core.live.current(core.live.windows.get(window), signal);
   if (element === undefined) checkVersion(watched.map, version);
-  else checkElement(watched.map, version, element);
+  else checkElement(watched.map, version, watched.map.resolveId(element));
   return watched;
 }
 
@@ -128,14 +128,15 @@ async function runStep(
     await gate(() => engine.input(pixelInputOf(step.input), signal, w.window));
   } else {
     let node: RawNode;
+    const id = w.map.resolveId(step.id);
     try {
-      node = resolveAt(w.map, planned, step.id);
+      node = resolveAt(w.map, planned, id);
     } catch (err) {
-      node = await replayByCrop(engine, w, planned, step.id, err, signal);
+      node = await replayByCrop(engine, w, planned, id, err, signal);
       byCrop = true;
     }
     const aimAt = (target: RawNode) => {
-      aimed = { id: step.id, node: target };
+      aimed = { id, node: target };
       const options = {
         ...(step.extend === undefined ? {} : { extend: step.extend }),
         ...(step.commit === undefined ? {} : { commit: step.commit }),
@@ -155,7 +156,7 @@ async function runStep(
       // The map lists the id but the app replaced the object behind it (Gecko and
       // Chromium recreate objects): read the window once, find the id again, act on it.
       if (!(err instanceof DriverError && err.code === "element_not_found")) throw err;
-      const again = await findAgain(core, w, step.id, node.handle, ctx).catch((gone) => {
+      const again = await findAgain(core, w, id, node.handle, ctx).catch((gone) => {
         // Its window went with it: the press closed its dialog (the toolkit destroyed the
         // button while answering). It was done, and the answer says so.
         if (gone instanceof DriverError && GONE.has(gone.code)) return "closed" as const;

@@ -110,7 +110,9 @@ export async function verify(
   while (true) {
     w = (await core.live.current(w, ctx.signal)).watched;
     const map = w.map;
-    const el = p.id !== undefined ? map.get(p.id) : map.elements.find((e) => matches(e, p.query!));
+    const el = p.id !== undefined
+      ? map.get(map.resolveId(p.id))
+      : map.elements.find((e) => matches(e, p.query!));
     const ok = meets(el, p.expect);
     const left = until - performance.now();
     if (ok || left <= 0) {

@@ -2,8 +2,9 @@
  * `find` with `scope: "all"`: the window's map first, then the engine's search of the
  * app's whole tree for the window (hidden and scrolled-out parts, rows not shown). A
  * match the map holds is answered as the map has it; any other gets an id of its own
- * (`beyondId`), is remembered by the window's map so `act` can name it, and says
- * `offscreen: true` unless some of it shows inside the window.
+ * (`beyondId`), is remembered by the window's map so `act` can name it, says
+ * `offscreen: true` unless some of it shows inside the window, and names its parent when
+ * the map or the answer holds it (a whole-page read is a tree, not a list).
  *
  * @module
  */
@@ -75,15 +76,24 @@ export async function findBeyond(
   const seen = new Set(out.map((e) => e.id));
   // LibreOffice and Qt hand out a new object for a cell asked for again: a match with the
   // role, name and bounds of one of the map's elements is that element.
-  const shown = new Set(map.elements.map(lookAlike));
+  const shown = new Map(map.elements.map((e) => [lookAlike(e), e.id]));
+  // The id each found node is answered by, so a node's children name it as their parent.
+  const placed = new Map<string, string>();
   for (const node of found.nodes) {
     if (out.length >= max) break;
-    if (map.idOf(node.handle) !== undefined || shown.has(lookAlike(node))) continue;
+    const known = map.idOf(node.handle) ?? shown.get(lookAlike(node));
+    if (known !== undefined) {
+      placed.set(node.handle, known);
+      continue;
+    }
     const id = beyondId(node.handle);
     if (seen.has(id)) continue;
     seen.add(id);
+    placed.set(node.handle, id);
     map.remember(id, node);
-    const element = toElement(node, id, undefined);
+    const up = found.parents?.get(node.handle);
+    const parent = up === undefined ? undefined : placed.get(up) ?? map.idOf(up);
+    const element = toElement(node, id, parent);
     // Beyond the map is not always off screen: a Qt table's headers show, though its map
     // holds its cells only.
     out.push(showsIn(node.bounds, w.tree.bounds) ? element : { ...element, offscreen: true });

@@ -17,7 +17,7 @@
  */
 import type { RawNode, SearchBudget, SearchFilter, SearchResult } from "../../model/engine.ts";
 import { mapLimit } from "../../util/pool.ts";
-import { absent, type AtspiClient, type CallLimits, type Ref } from "./client.ts";
+import { absent, type AtspiClient, type CallLimits, handleOf, type Ref } from "./client.ts";
 import { childAt } from "./managed.ts";
 import { isSheet, scanSheet } from "./sheet.ts";
 import type { Known } from "./known.ts";
@@ -47,7 +47,10 @@ export async function searchTree(
   shown: number,
 ): Promise<SearchResult> {
   const found: RawNode[] = [];
+  // Each found node's parent, by handle: the caller places what it found in the tree.
+  const parents = new Map<string, string>();
   let level: Ref[] = [root];
+  const parentOf = new Map<Ref, string>();
   let queued = 1;
   let visited = 0;
   let complete = true;
@@ -58,8 +61,10 @@ export async function searchTree(
       visited++;
       const node = await factsOf(client, ref, limits, known, budget);
       if (node === undefined) return [];
-      const keep = (node: SkeletonNode, handle?: string) =>
-        consider(client, node, limits, filter, known, shown, found, handle).catch((err) => {
+      const keep = (node: SkeletonNode, handle?: string, parent = parentOf.get(ref)) =>
+        consider(client, node, limits, filter, known, shown, found, handle).then((kept) => {
+          if (kept !== undefined && parent !== undefined) parents.set(kept, parent);
+        }).catch((err) => {
           // The search's own time ran out mid-read: what was found stands.
           if (!budget.stop.aborted || budget.signal.aborted) throw err;
         });
@@ -74,7 +79,7 @@ export async function searchTree(
         if (isSheet(node, MAX_MANAGED)) {
           queued += await scanSheet(client, node, limits, known, room, done, (cell) => {
             visited++;
-            return keep(cell.node, cell.handle);
+            return keep(cell.node, cell.handle, handleOf(node.ref));
           });
         }
         complete = false;
@@ -83,6 +88,8 @@ export async function searchTree(
       const kids = await childrenOf(client, node, limits, room, budget);
       if (kids.length < node.childCount && room < node.childCount) complete = false;
       queued += kids.length;
+      const mine = handleOf(node.ref);
+      for (const kid of kids) parentOf.set(kid, mine);
       return kids;
     });
     level = next.flat();
@@ -90,10 +97,14 @@ export async function searchTree(
   if (level.length > 0 || budget.stop.aborted || found.length >= filter.maxResults) {
     complete = false;
   }
-  return { nodes: found.slice(0, filter.maxResults), visited, complete };
+  const nodes = found.slice(0, filter.maxResults);
+  return { nodes, visited, complete, parents };
 }
 
-/** Reads `node` in full when its role and name could match, and keeps it when it does. */
+/**
+ * Reads `node` in full when its role and name could match, and keeps it when it does.
+ * Answers the kept node's handle.
+ */
 async function consider(
   client: AtspiClient,
   node: SkeletonNode,
@@ -103,7 +114,7 @@ async function consider(
   shown: number,
   found: RawNode[],
   handle?: string,
-): Promise<void> {
+): Promise<string | undefined> {
   const s = node.states;
   const role = axRole(node.role, {
     multiLine: s.has(STATE.MULTI_LINE),
@@ -111,19 +122,23 @@ async function consider(
   });
   // Names are trimmed, and an unnamed button is named by its description, once read.
   const name = node.name.trim();
-  if (!filter.maybe(role, name) && !(unnamed(name) && namedByDescription(node.role))) return;
+  if (!filter.maybe(role, name) && !(unnamed(name) && namedByDescription(node.role))) {
+    return undefined;
+  }
   // Read alone, as a read of the window would make it: children are not the question.
   const alone = new Map([[node.ref.path, { ...node, children: [] }]]);
   const tree = await buildTree(client, alone, node.ref.path, 1, limits, shown, known).catch(
     absent,
   );
-  if (!tree || !filter.accept(tree.root) || found.length >= filter.maxResults) return;
+  if (!tree || !filter.accept(tree.root) || found.length >= filter.maxResults) return undefined;
   // What is found beyond the screen is there to be brought onto it.
   const { actions } = tree.root;
   if (node.ifaces.has("Component") && !actions.includes("scroll_into_view")) {
     actions.push("scroll_into_view");
   }
-  found.push(handle === undefined ? tree.root : { ...tree.root, handle });
+  const kept = handle === undefined ? tree.root : { ...tree.root, handle };
+  found.push(kept);
+  return kept.handle;
 }
 
 /** Role, states, name, interfaces and child count of `ref`; undefined when it is gone. */
