@@ -22,7 +22,6 @@ import { startDriver } from "../tests/support/driver_process.ts";
 import { type McpSide, ourMcp, PLAYWRIGHT_MCP_VERSION, playwrightMcp } from "./observe/clients.ts";
 import { type Page, servePages, writePages } from "./observe/pages.ts";
 import {
-  below,
   ourHandles,
   playwrightHandles,
   tokens,
@@ -113,6 +112,29 @@ function evaluated<T>(text: string): T {
   return JSON.parse(m[1]!) as T;
 }
 
+/**
+ * Our whole-page read: `read_ui` with `scope: "all"`, then every page its cursor gives,
+ * as an agent reads a page longer than one answer. Bytes are every answer's together.
+ */
+async function wholePage(side: McpSide, window: string) {
+  let r = await side.call("read_ui", { window, scope: "all" });
+  const answers = [r];
+  for (let i = 0; i < 100 && !r.isError; i++) {
+    const cursor = /^… \d+ more lines: read_ui cursor=(\S+)$/m.exec(r.text)?.[1];
+    if (!cursor) break;
+    r = await side.call("read_ui", { cursor });
+    answers.push(r);
+  }
+  const text = answers.map((a) => a.text).join("\n");
+  return {
+    text,
+    isError: answers.some((a) => a.isError),
+    bytes: answers.reduce((n, a) => n + a.bytes, 0),
+    calls: answers.length,
+    lines: answers.flatMap((a) => a.text.split("\n").slice(1).filter((l) => !l.startsWith("… "))),
+  };
+}
+
 /** The first web area's size in a read_ui outline: the page area of our Chromium. */
 function pageArea(text: string): { w: number; h: number } | undefined {
   for (const line of text.split("\n")) {
@@ -167,7 +189,7 @@ try {
   const probe = await apps.chromium(urlOf(pages[0]!, "probe"), pages[0]!.title, pages[0]!.last);
   let area: { w: number; h: number } | undefined;
   try {
-    area = pageArea((await ours.call("read_ui", { app: probe.pid })).text);
+    area = pageArea((await ours.call("read_ui", { app: probe.pid, bounds: true })).text);
   } finally {
     await probe.stop();
   }
@@ -191,11 +213,12 @@ try {
       await dump(`${page.file}.ours`, read.text);
       if (read.isError) throw new Error(`read_ui: ${read.text.slice(0, 300)}`);
       const window = field(read.text, "window");
-      const all = await ours.call("read_ui", { window, scope: "all" });
+      const all = await wholePage(ours, window);
       await dump(`${page.file}.ours-all`, all.text);
 
       const page_ = webArea(read.text);
-      const top = Number(/ @-?\d+,(-?\d+),/.exec(page_.split("\n")[0] ?? "")?.[1] ?? 0);
+      // The MCP's scope=all read is cut to the page already: every line but headers.
+      const allPage = all.lines.join("\n");
       const oursAllH = ourHandles(read.text);
       const oursH = ourHandles(page_);
       const pwH = playwrightHandles(pwRead.text);
@@ -250,11 +273,11 @@ try {
         ratio: round(pwRead.bytes / all.bytes),
         note: all.isError
           ? `erred: ${all.text.slice(0, 160)}`
-          : `${ourHandles(below(all.text, top)).length} interactive with an id in the page, ` +
-            `playwright ${pwH.length} (the page has ${truth.controls}); ${
-              all.text.split("\n").length - 1
-            } lines; ${
-              pct(wordShare(below(all.text, top), pageWords))
+          : `${ourHandles(allPage).length} interactive with an id in the page, ` +
+            `playwright ${pwH.length} (the page has ${truth.controls}); ${all.lines.length} lines in ${all.calls} call${
+              all.calls > 1 ? "s" : ""
+            }; ${
+              pct(wordShare(allPage, pageWords))
             } % of the page's ${pageWords.length} words, playwright ${
               pct(wordShare(pwRead.text, pageWords))
             } %; ~${tokens(all.text)} tokens`,

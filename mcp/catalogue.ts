@@ -9,16 +9,14 @@ import { z } from "zod";
 import { DriverError } from "../protocol/errors.ts";
 import { OPS, type ParamsOf, type ResultOf } from "../protocol/ops.ts";
 import { batchInputSchema, pixelInputSchema, type PixelOp } from "./schema.ts";
-import { pageOf, PageScope } from "./page_scope.ts";
+import { type ReadArgs, Reads } from "./reads.ts";
 import {
-  DEFAULT_BUDGET,
   renderAct,
   renderApps,
   renderBatch,
   renderClose,
   renderFind,
   renderLaunch,
-  renderRead,
   renderVerify,
   renderWindow,
 } from "./render.ts";
@@ -88,94 +86,57 @@ const PIXEL_KINDS: Record<string, PixelOp> = {
   drag: "pixel_drag",
 };
 
-const IDS = "Ids hold while the element exists; plan on read_ui's window and version.";
+/** Outlines leave bounds out unless asked: they were a fifth of every line. */
+const BOUNDS = z.boolean().optional().describe("add @x,y,w,h to lines");
 
-/** Most elements a `scope: "all"` read asks for. */
-const ALL_MAX = 1_000;
-
-/** Each browser window's page, as its last whole read had it (page_scope.ts). */
-const PAGES = new PageScope();
-
-/** A read's diff parts (a read with `since`). */
-const diffOf = (r: ResultOf<"read_ui">) => ({
-  added: r.added ?? [],
-  changed: r.changed ?? [],
-  removed: r.removed ?? [],
-});
+/** What the tools remember of each window between calls (reads.ts). */
+const READS = new Reads();
 
 /** Every tool, in the order `tools/list` shows them. */
 export const TOOLS: readonly Tool[] = [
   {
     name: "read_ui",
-    description: `${OPS.read_ui.summary} Answers a header (app, window, version) then one line ` +
-      `per element: id role "name" [value] @x,y,w,h, indented under its parent. ` +
-      `since=version answers only changes: + added, ~ changed, - removed id.`,
+    description: `${OPS.read_ui.summary} A header (app, window, version), then per element ` +
+      `id role "name" [value] flags, indented under its parent; a diff is + added, ~ changed, ` +
+      "- removed id.",
     input: OPS.read_ui.params.omit({ crops: true }).extend({
       scope: z.enum(["page", "window", "all"]).optional().describe(
-        "window: with a browser's bars; all: the whole page, beyond the view",
+        "window: with browser bars; all: whole page, beyond the view",
       ),
+      bounds: BOUNDS,
+      max_elements: z.number().int().min(1).optional().describe("most lines a page"),
+      max_bytes: z.number().int().min(1000).optional().describe("most bytes a page (50000)"),
+      cursor: z.string().optional().describe("next page of a cut read"),
     }),
     annotations: { title: "Read window", readOnlyHint: true },
     output: Versioned,
     async run(args, call) {
-      const { scope, ...p } = args as ParamsOf<"read_ui"> & {
-        scope?: "page" | "window" | "all";
-      };
-      const r = await call("read_ui", p);
-      let chrome = 0;
-      let shown = r;
-      if (scope === "all" && p.since === undefined) {
-        // The app's whole tree for the window, scrolled-out rows too, cut to the page.
-        const all = await call("find", {
-          window: r.window,
-          query: {},
-          scope: "all",
-          max_results: ALL_MAX,
-        });
-        const page = pageOf(all.elements, true) ?? all.elements;
-        [shown, chrome] = [
-          { ...r, elements: page, ...(all.truncated ? { truncated: true } : {}) },
-          all.elements.length - page.length,
-        ];
-      } else if (p.since !== undefined && !r.reset) {
-        const cut = scope === "window" ? undefined : PAGES.diff(r.window, diffOf(r));
-        if (cut) [shown, chrome] = [{ ...r, ...cut.shown }, cut.chrome];
-      } else if (scope === "window") {
-        PAGES.forget(r.window);
-      } else {
-        const cut = PAGES.read(r.window, r.elements ?? []);
-        [shown, chrome] = [{ ...r, elements: cut.shown }, cut.chrome];
-      }
-      return both(renderRead(shown, p.max_elements ?? DEFAULT_BUDGET, p.since, chrome), {
-        window: r.window,
-        version: r.version,
-      });
+      const r = await READS.read(args as ReadArgs, call);
+      return both(r.text, { ...r.meta });
     },
   },
   {
     name: "act",
-    description: `${OPS.act.summary} ${IDS} A stale version is refused with the current ` +
-      "outline.",
+    description: `${OPS.act.summary} A stale version is refused with the current outline.`,
     input: OPS.act.params,
     annotations: { title: "Act on element", destructiveHint: true },
     output: Done,
     async run(args, call) {
       const r = await call("act", args);
-      const cut = PAGES.diff(String(args.window), r);
-      return both(renderAct({ ...r, ...cut.shown }, cut.chrome), { ok: r.ok, version: r.version });
+      const cut = READS.diff(String(args.window), r);
+      return both(renderAct({ ...r, ...cut.shown }, cut), { ok: r.ok, version: r.version });
     },
   },
   {
     name: "run_batch",
-    description: `${OPS.run_batch.summary} Steps are {id, action, value?} or a pixel op ` +
-      `({op: "pixel_click", x, y}); ids resolve against the planned version.`,
+    description: `${OPS.run_batch.summary} Ids resolve against the planned version.`,
     input: batchInputSchema(),
     annotations: { title: "Run steps", destructiveHint: true },
     output: Done,
     async run(args, call) {
       const r = await call("run_batch", args);
-      const cut = PAGES.diff(String(args.window), r);
-      return both(renderBatch({ ...r, ...cut.shown }, cut.chrome), {
+      const cut = READS.diff(String(args.window), r);
+      return both(renderBatch({ ...r, ...cut.shown }, cut), {
         ok: r.ok,
         version: r.version,
       });
@@ -183,7 +144,7 @@ export const TOOLS: readonly Tool[] = [
   },
   {
     name: "verify",
-    description: `${OPS.verify.summary} Name the element by id or query; timeout_ms waits.`,
+    description: `${OPS.verify.summary} timeout_ms waits.`,
     input: OPS.verify.params,
     waits: true,
     annotations: { title: "Wait for element", readOnlyHint: true },
@@ -192,12 +153,13 @@ export const TOOLS: readonly Tool[] = [
   {
     name: "find",
     description: `${OPS.find.summary} Answers outline lines.`,
-    input: OPS.find.params,
+    input: OPS.find.params.extend({ bounds: BOUNDS }),
     annotations: { title: "Find elements", readOnlyHint: true },
     output: z.strictObject({ version: z.number().int(), ids: z.array(z.string()) }),
     async run(args, call) {
-      const r = await call("find", args);
-      return both(renderFind(r), { version: r.version, ids: r.elements.map((e) => e.id) });
+      const { bounds, ...p } = args as ParamsOf<"find"> & { bounds?: boolean };
+      const r = await call("find", p);
+      return both(renderFind(r, bounds), { version: r.version, ids: r.elements.map((e) => e.id) });
     },
   },
   {
@@ -216,8 +178,8 @@ export const TOOLS: readonly Tool[] = [
   },
   {
     name: "pixel_input",
-    description: "Screen-wide input at screen points (the @x,y of outline lines); kind " +
-      `picks the op: ${Object.keys(PIXEL_KINDS).join(", ")}. Prefer act on ids.`,
+    description: "Pointer and keys at screen points (read_ui bounds: true shows them). " +
+      "Prefer act on ids.",
     input: pixelInputSchema(PIXEL_KINDS),
     annotations: { title: "Pointer and keys", destructiveHint: true },
     async run(args, call) {
@@ -240,7 +202,7 @@ export const TOOLS: readonly Tool[] = [
   },
   {
     name: "launch_app",
-    description: `${OPS.launch_app.summary} Only ids the driver's config allows.`,
+    description: OPS.launch_app.summary,
     input: OPS.launch_app.params,
     annotations: { title: "Launch app", destructiveHint: false },
     run: async (args, call) => text(renderLaunch(await call("launch_app", args))),
@@ -255,8 +217,7 @@ export const TOOLS: readonly Tool[] = [
   },
   {
     name: "clipboard",
-    description: "The clipboard's text; with text, puts it on the clipboard for any app to " +
-      'paste. selection: "primary" for the selected-text one.',
+    description: "The clipboard's text; with text, puts it there for any app to paste.",
     input: OPS.clipboard_get.params.extend({
       text: OPS.clipboard_set.params.shape.text.optional(),
     }),

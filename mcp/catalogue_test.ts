@@ -20,6 +20,9 @@ Deno.test("tool inputs follow the protocol's schemas", () => {
     [
       ...Object.keys(OPS.read_ui.params.shape).filter((k) => k !== "crops" && k !== "timeout_ms"),
       "scope",
+      "bounds",
+      "max_bytes",
+      "cursor",
     ],
   );
   // Only the tool that waits on its deadline offers it.
@@ -30,11 +33,17 @@ Deno.test("tool inputs follow the protocol's schemas", () => {
 Deno.test("run_batch takes one step shape: an element action, or a pixel op by op", () => {
   const tool = TOOLS.find((t) => t.name === "run_batch")!;
   const props = toolJsonSchema(tool.input).properties as Record<string, { items: object }>;
-  const step = props.steps!.items as { properties: Record<string, unknown> };
-  for (const key of ["id", "action", "value", "op", "x", "y", "keys", "text", "from", "dy"]) {
-    assert.ok(key in step.properties, key);
-  }
-  assert.ok(!("timeout_ms" in step.properties));
+  const step = props.steps!.items as { properties: Record<string, { description?: string }> };
+  // A pixel op's fields are pixel_input's: named in op's description, not listed again.
+  assert.deepEqual(Object.keys(step.properties), [
+    "id",
+    "action",
+    "value",
+    "extend",
+    "commit",
+    "op",
+  ]);
+  assert.match(step.properties.op!.description!, /pixel_input fields/);
   assert.ok(
     tool.input.safeParse({
       window: "w1",
@@ -55,6 +64,21 @@ Deno.test("the main parameters carry descriptions a model reads", () => {
   assert.match(JSON.stringify(query!.properties.role), /AXButton.*AXRadioButton \(web tabs\)/);
 });
 
+Deno.test("every parameter of every tool, and of a batch step, is described", () => {
+  for (const t of TOOLS) {
+    const props = toolJsonSchema(t.input, t.waits).properties as Record<string, {
+      description?: string;
+      items?: { properties?: Record<string, { description?: string }> };
+    }>;
+    for (const [key, p] of Object.entries(props)) {
+      assert.ok(p.description, `${t.name}.${key}`);
+      for (const [inner, q] of Object.entries(p.items?.properties ?? {})) {
+        assert.ok(q.description, `${t.name}.${key}[].${inner}`);
+      }
+    }
+  }
+});
+
 Deno.test("pixel_input takes a kind and the union of the pixel ops' fields", () => {
   const tool = TOOLS.find((t) => t.name === "pixel_input")!;
   const json = toolJsonSchema(tool.input);
@@ -63,7 +87,7 @@ Deno.test("pixel_input takes a kind and the union of the pixel ops' fields", () 
   assert.ok(!tool.input.safeParse({ kind: "wave" }).success);
   assert.ok(!tool.input.safeParse({ kind: "key", keys: "a", extra: 1 }).success);
   assert.equal(fieldList("pixel_click"), "x, y, button?, count?");
-  assert.ok(tool.description.includes("kind picks the op: click, type, key"), tool.description);
+  assert.ok(tool.description.includes("Prefer act on ids"), tool.description);
 });
 
 Deno.test("tool descriptions start with the op table's summary", () => {

@@ -1,7 +1,9 @@
 /**
  * The compact text form of a window's map for MCP clients: one line per element,
- * `id role "name" [value] @x,y,w,h`, indented under its parent, so a model reads a
- * calculator in a few hundred tokens instead of a JSON snapshot ten times that size.
+ * `id role "name" [value]`, indented under its parent, so a model reads a calculator in a
+ * few hundred tokens instead of a JSON snapshot ten times that size. Ids are shown by
+ * their first {@link SHORT_ID} characters (the driver takes any unique prefix that long),
+ * and bounds (`@x,y,w,h`) only when asked for.
  *
  * @module
  */
@@ -9,6 +11,48 @@ import type { Element } from "../protocol/element.ts";
 
 /** Longest name or value shown; longer text is cut and says how much was left out. */
 export const MAX_TEXT = 160;
+
+/** Characters of an id an outline shows (the map's `MIN_ID_PREFIX`), more to tell two apart. */
+export const SHORT_ID = 6;
+
+/** How lines show an element's id and whether they show its bounds. */
+export interface LineStyle {
+  /** Shows `@x,y,w,h` (for pixel input and zoom); off, lines are a fifth shorter. */
+  bounds: boolean;
+  /** The id as shown. */
+  id: (id: string) => string;
+}
+
+/**
+ * Shows each of `ids` by its first {@link SHORT_ID} characters, or by as many more as
+ * tell it from the others that share them.
+ */
+export function shortIds(ids: Iterable<string>): (id: string) => string {
+  const byPrefix = new Map<string, string[]>();
+  for (const id of ids) {
+    const key = id.slice(0, SHORT_ID);
+    const same = byPrefix.get(key);
+    if (!same) byPrefix.set(key, [id]);
+    else if (!same.includes(id)) same.push(id);
+  }
+  const long = new Map<string, string>();
+  for (const same of byPrefix.values()) {
+    if (same.length < 2) continue;
+    for (const id of same) {
+      let n = SHORT_ID;
+      while (n < id.length && same.some((o) => o !== id && o.startsWith(id.slice(0, n)))) n++;
+      long.set(id, id.slice(0, n));
+    }
+  }
+  return (id) => long.get(id) ?? id.slice(0, SHORT_ID);
+}
+
+/** Lines with short ids (told apart among `elements`) and no bounds. */
+export function styleFor(elements: Iterable<{ id: string }>, bounds = false): LineStyle {
+  const ids = [];
+  for (const e of elements) ids.push(e.id);
+  return { bounds, id: shortIds(ids) };
+}
 
 /** Lines of an outline and how many elements it left out for the budget. */
 export interface Outline {
@@ -50,23 +94,39 @@ function escaped(text: string, max = MAX_TEXT): string {
   return JSON.stringify(clip(text, max)).slice(1, -1);
 }
 
+/** What the lines above an element's already say, so its own line need not. */
+export interface Said {
+  /** Its children's lines say its name (a row named by its cells). */
+  name?: boolean;
+  /** The nearest line above it in the tree says `offscreen`. */
+  offscreen?: boolean;
+}
+
 /**
- * One element as one line: `id role "name" [value] @x,y,w,h`, plus state flags; `[value]`
- * only when it says more than the name.
+ * One element as one line: `id role "name" [value]`, then `@x,y,w,h` when the style asks,
+ * then state flags. The name is left out when empty, and what `said` says is not repeated;
+ * `[value]` is shown only when it says more than the name.
  */
-export function elementLine(e: Element, depth = 0): string {
+export function elementLine(
+  e: Element,
+  depth = 0,
+  style: LineStyle = styleFor([e]),
+  said: Said = {},
+): string {
   // Text to read with no name is its text: `"Region"`, not `"" [Region]`.
   if (e.name === "" && READ_ROLES.has(e.role) && e.value !== undefined) {
     const { value, ...rest } = e;
-    return lineOf({ ...rest, name: value }, depth);
+    return lineOf({ ...rest, name: value }, depth, style, said);
   }
-  return lineOf(e, depth);
+  return lineOf(e, depth, style, said);
 }
 
 /** {@link elementLine} of an element as it is. */
-function lineOf(e: Element, depth: number): string {
+function lineOf(e: Element, depth: number, style: LineStyle, said: Said): string {
   const b = e.bounds;
-  const at = `@${Math.round(b.x)},${Math.round(b.y)},${Math.round(b.w)},${Math.round(b.h)}`;
+  const at = style.bounds
+    ? ` @${Math.round(b.x)},${Math.round(b.y)},${Math.round(b.w)},${Math.round(b.h)}`
+    : "";
   // A value that only repeats the name (a text run's text) is said once.
   const same = e.value !== undefined && e.value !== "" && e.value.trim() === e.name.trim();
   const value = e.value === undefined || same ? "" : ` [${escaped(e.value)}]`;
@@ -79,9 +139,10 @@ function lineOf(e: Element, depth: number): string {
       ? " checked"
       : " unchecked") +
     (e.expanded === undefined ? "" : e.expanded ? " expanded" : " collapsed") +
-    (e.selected ? " selected" : "") + (e.offscreen ? " offscreen" : "");
+    (e.selected ? " selected" : "") + (e.offscreen && !said.offscreen ? " offscreen" : "");
   const max = READ_ROLES.has(e.role) ? MAX_READ_TEXT : MAX_TEXT;
-  return `${"  ".repeat(depth)}${e.id} ${e.role} "${escaped(e.name, max)}"${value} ${at}${flags}`;
+  const name = !said.name && e.name !== "" ? ` "${escaped(e.name, max)}"` : "";
+  return `${"  ".repeat(depth)}${style.id(e.id)} ${e.role}${name}${value}${at}${flags}`;
 }
 
 /**
@@ -203,12 +264,33 @@ function isLabelOf(e: Element, siblings: readonly Element[]): boolean {
     siblings.some((s) => s !== e && s.role !== "AXStaticText" && s.name.trim() === text);
 }
 
+/** `text` with runs of white space as one space, trimmed. */
+const squeezed = (text: string) => text.replace(/\s+/g, " ").trim();
+
+/**
+ * Does `e`'s name only say what its children's lines do? A row named by its cells, a cell
+ * or heading named by the one button in it. Children that are text runs do not count:
+ * those are the ones left out for echoing their parent.
+ */
+function saidByChildren(e: Element, own: readonly Element[], kids: ReadonlyMap<string, Element[]>) {
+  if (e.name === "" || own.length === 0) return false;
+  if (own.some((k) => k.role === "AXStaticText" || isHollow(k, kids.get(k.id) ?? []))) {
+    return false;
+  }
+  return squeezed(own.map((k) => k.name).join(" ")) === squeezed(e.name);
+}
+
 /**
  * The whole map as indented lines, at most `budget` of them. Hollow containers and echoed
  * text runs (see {@link isHollow}, {@link isEcho}) are left out, so the lines are the
- * elements that name, hold or do something, in their hierarchy.
+ * elements that name, hold or do something, in their hierarchy; a name the children's lines
+ * say is said there only.
  */
-export function outline(elements: readonly Element[], budget: number): Outline {
+export function outline(
+  elements: readonly Element[],
+  budget: number,
+  style: LineStyle = styleFor(elements),
+): Outline {
   const fam = family(elements);
   const kids = fam.children;
   const byId = new Map(elements.map((e) => [e.id, e]));
@@ -217,29 +299,43 @@ export function outline(elements: readonly Element[], budget: number): Outline {
   let omitted = 0;
   // Depth as shown: an element's depth less the hollow containers above it.
   const hidden = new Map<string, number>();
+  // The nearest ancestor whose line is shown: a text run echoes only what is said.
+  const shownAbove = (e: Element): Element | undefined => {
+    let up = e.parent === undefined ? undefined : byId.get(e.parent);
+    for (let hops = 0; up !== undefined && left.has(up.id) && hops < 64; hops++) {
+      up = up.parent === undefined || up.parent === up.id ? undefined : byId.get(up.parent);
+    }
+    return up !== undefined && !left.has(up.id) ? up : undefined;
+  };
   for (const [e, depth] of orderOf(elements, fam)) {
     const above = e.parent === undefined ? 0 : hidden.get(e.parent) ?? 0;
-    const parent = e.parent === undefined ? undefined : byId.get(e.parent);
-    // A text run echoes only a parent whose line is shown: else its text would be lost.
-    const shownParent = parent !== undefined && !left.has(parent.id) ? parent : undefined;
+    const said = shownAbove(e);
     const siblings = e.parent === undefined ? [] : kids.get(e.parent) ?? [];
-    const hollow = isHollow(e, kids.get(e.id) ?? []) ||
-      (shownParent !== undefined && isEcho(e, shownParent, kids)) || isBlank(e, kids) ||
-      (!kids.has(e.id) && isLabelOf(e, siblings));
+    const own = kids.get(e.id) ?? [];
+    const hollow = isHollow(e, own) || (said !== undefined && isEcho(e, said, kids)) ||
+      isBlank(e, kids) || (!kids.has(e.id) && isLabelOf(e, siblings));
     hidden.set(e.id, above + (hollow ? 1 : 0));
     if (hollow) left.add(e.id);
-    else if (lines.length < budget) lines.push(elementLine(e, depth - above));
-    else omitted++;
+    else if (lines.length < budget) {
+      lines.push(elementLine(e, depth - above, style, {
+        name: saidByChildren(e, own, kids),
+        offscreen: said?.offscreen === true,
+      }));
+    } else omitted++;
   }
   return { lines, omitted, folded: left.size };
 }
 
 /** A diff as `+ line` (added), `~ line` (changed), `- id` (removed), at most `budget` lines. */
-export function diffOutline(d: DiffParts, budget: number): Outline {
+export function diffOutline(
+  d: DiffParts,
+  budget: number,
+  style: LineStyle = styleFor([...d.added, ...d.changed, ...d.removed.map((id) => ({ id }))]),
+): Outline {
   const all = [
-    ...d.added.map((e) => `+ ${elementLine(e)}`),
-    ...d.changed.map((e) => `~ ${elementLine(e)}`),
-    ...d.removed.map((id) => `- ${id}`),
+    ...d.added.map((e) => `+ ${elementLine(e, 0, style)}`),
+    ...d.changed.map((e) => `~ ${elementLine(e, 0, style)}`),
+    ...d.removed.map((id) => `- ${style.id(id)}`),
   ];
   const lines = all.slice(0, Math.max(0, budget));
   return { lines, omitted: all.length - lines.length };

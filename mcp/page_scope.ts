@@ -13,7 +13,7 @@
  * @module
  */
 import type { Element } from "../protocol/element.ts";
-import type { DiffParts } from "./outline.ts";
+import { type DiffParts, treeOrder } from "./outline.ts";
 
 /** A diff cut to a page. */
 export interface PageDiff {
@@ -50,6 +50,34 @@ export function pageOf(elements: readonly Element[], beyond = false): Element[] 
     }
   }
   return out;
+}
+
+/**
+ * `elements` (a map followed by what a whole-tree search found beyond it) with the children
+ * of each parent that has some from beyond in screen order, top to bottom, then left to
+ * right: the search answers those after the map's, so rows above the view would follow
+ * the rows in it. Other parents keep their children's order; parents come before
+ * their children.
+ */
+export function inScreenOrder(
+  elements: readonly Element[],
+  mapIds: ReadonlySet<string>,
+): Element[] {
+  const groups = new Map<string | undefined, Element[]>();
+  for (const e of elements) {
+    const group = groups.get(e.parent);
+    if (group) group.push(e);
+    else groups.set(e.parent, [e]);
+  }
+  const out: Element[] = [];
+  for (const group of groups.values()) {
+    if (group.some((e) => !mapIds.has(e.id))) {
+      group.sort((a, b) => a.bounds.y - b.bounds.y || a.bounds.x - b.bounds.x);
+    }
+    out.push(...group);
+  }
+  // Parents before children again, as pageOf() and the outline read them.
+  return treeOrder(out).map(([e]) => e);
 }
 
 /** Per window, the ids of its page as its last whole read had them. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Element } from "../protocol/element.ts";
-import { pageOf, PageScope } from "./page_scope.ts";
+import { inScreenOrder, pageOf, PageScope } from "./page_scope.ts";
 
 const el = (id: string, role: string, parent?: string, offscreen = false): Element => ({
   id,
@@ -66,4 +66,25 @@ Deno.test("pageOf() with beyond takes parentless elements in the page's column b
   const found = [el("win", "AXWindow"), doc, row("row60", 20, 2400), row("menu", 20, 40)];
   assert.deepEqual(pageOf(found, true)?.map((e) => e.id), ["doc", "row60"]);
   assert.deepEqual(pageOf(found)?.map((e) => e.id), ["doc"]);
+});
+
+Deno.test("inScreenOrder() puts rows found beyond the map in their place", () => {
+  const row = (id: string, y: number): Element => ({
+    ...el(id, "AXRow", "table"),
+    bounds: { x: 0, y, w: 9, h: 9 },
+  });
+  const list = [
+    el("doc", "AXWebArea"),
+    el("table", "AXTable", "doc"),
+    row("r5", 50),
+    row("r6", 60),
+    row("r1", 10),
+    el("c1", "AXCell", "r1"),
+    row("r9", 90),
+  ];
+  const order = inScreenOrder(list, new Set(["doc", "table", "r5", "r6"]));
+  assert.deepEqual(order.map((e) => e.id), ["doc", "table", "r1", "c1", "r5", "r6", "r9"]);
+  // A map alone keeps its order.
+  const map = inScreenOrder(list.slice(0, 4), new Set(["doc", "table", "r5", "r6"]));
+  assert.deepEqual(map.map((e) => e.id), ["doc", "table", "r5", "r6"]);
 });

@@ -5,7 +5,7 @@
  * @module
  */
 import type { ResultOf } from "../protocol/ops.ts";
-import { diffOutline, elementLine, header, type Outline, outline } from "./outline.ts";
+import { diffOutline, elementLine, header, type Outline, outline, styleFor } from "./outline.ts";
 
 /** Outline lines `read_ui` answers when the caller gives no `max_elements`. */
 export const DEFAULT_BUDGET = 500;
@@ -17,12 +17,25 @@ function withOmitted(head: string, o: Outline, hint: string): string {
   return [head, ...o.lines, ...tail].join("\n");
 }
 
-/** `read_ui`: the header, then the whole outline or, with `since`, only the diff. */
+/** What a tool left out of an answer, and whether its lines show bounds. */
+export interface Shown {
+  /** Elements of a browser's frame left out (scope.ts). */
+  chrome?: number;
+  /** Changed elements left out because only their bounds changed (said_lines.ts). */
+  moved?: number;
+  /** Lines show `@x,y,w,h`. */
+  bounds?: boolean;
+}
+
+/**
+ * `read_ui`: the header, then the whole outline or, with `since`, only the diff; each
+ * line with its element's bounds when asked.
+ */
 export function renderRead(
   r: ResultOf<"read_ui">,
   budget: number,
   since?: number,
-  chrome = 0,
+  { chrome = 0, moved = 0, bounds = false }: Shown = {},
 ): string {
   const common = {
     app: r.app,
@@ -46,11 +59,14 @@ export function renderRead(
       added: d.added.length,
       changed: d.changed.length,
       removed: d.removed.length,
+      // Changed only where lines do not show (their bounds): counted, not listed.
+      moved: moved || undefined,
     });
-    return withOmitted(head, diffOutline(d, budget), "raise max_elements");
+    const style = styleFor([...d.added, ...d.changed, ...d.removed.map((id) => ({ id }))], bounds);
+    return withOmitted(head, diffOutline(d, budget, style), "raise max_elements");
   }
   const elements = r.elements ?? [];
-  const o = outline(elements, budget);
+  const o = outline(elements, budget, styleFor(elements, bounds));
   const head = header({
     ...common,
     ...(r.reset ? { since, reset: "version aged out, whole map follows" } : {}),
@@ -65,7 +81,7 @@ export function renderRead(
  * `act`: whether it did what was asked (with what the element holds or is when not), how
  * it settled, the new version, the element after `scroll_into_view`, then the changes.
  */
-export function renderAct(r: ResultOf<"act">, chrome = 0): string {
+export function renderAct(r: ResultOf<"act">, { chrome = 0, moved = 0 }: Shown = {}): string {
   const head = header({
     ok: r.ok ? true : "false",
     value: r.value,
@@ -76,13 +92,17 @@ export function renderAct(r: ResultOf<"act">, chrome = 0): string {
     settle_ms: Math.round(r.settle_ms),
     via: r.via,
     chrome: chrome || undefined,
+    moved: moved || undefined,
   });
   const now = r.element === undefined ? [] : [`= ${elementLine(r.element)}`];
   return withOmitted([head, ...now].join("\n"), diffOutline(r, DIFF_BUDGET), "read_ui with since");
 }
 
 /** `run_batch`: one line per step, then the changes of the whole batch. */
-export function renderBatch(r: ResultOf<"run_batch">, chrome = 0): string {
+export function renderBatch(
+  r: ResultOf<"run_batch">,
+  { chrome = 0, moved = 0 }: Shown = {},
+): string {
   const steps = r.results.map((s, i) => {
     const state = s.skipped
       ? "skipped"
@@ -96,6 +116,7 @@ export function renderBatch(r: ResultOf<"run_batch">, chrome = 0): string {
     version: r.version,
     steps: r.results.length,
     chrome: chrome || undefined,
+    moved: moved || undefined,
   });
   return withOmitted(
     [head, ...steps].join("\n"),
@@ -111,9 +132,10 @@ export function renderVerify(r: ResultOf<"verify">): string {
 }
 
 /** `find`: the matches as outline lines, with the version to plan actions on. */
-export function renderFind(r: ResultOf<"find">): string {
+export function renderFind(r: ResultOf<"find">, bounds = false): string {
   const head = header({ version: r.version, found: r.elements.length });
-  return [head, ...r.elements.map((e) => elementLine(e))].join("\n");
+  const style = styleFor(r.elements, bounds);
+  return [head, ...r.elements.map((e) => elementLine(e, 0, style))].join("\n");
 }
 
 /** `list_apps`: one line per app, its windows indented below it. */

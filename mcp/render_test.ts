@@ -30,7 +30,7 @@ Deno.test("renderRead() answers a header then the outline", () => {
   const text = renderRead({ ...base, elements: [button("r"), button("k", "r")] }, 10);
   assert.equal(
     text,
-    'app=calc pid=7 window=w1 version=4 cached live elements=2\nr AXButton "r" @0,0,10,10\n  k AXButton "k" @0,0,10,10',
+    'app=calc pid=7 window=w1 version=4 cached live elements=2\nr AXButton "r"\n  k AXButton "k"',
   );
 });
 
@@ -43,7 +43,7 @@ Deno.test("renderRead() with since answers only the diff, or the whole map on re
   const diff = renderRead({ ...base, added: [], changed: [button("a")], removed: ["z"] }, 10, 3);
   assert.equal(
     diff,
-    'app=calc pid=7 window=w1 version=4 cached live since=3 added=0 changed=1 removed=1\n~ a AXButton "a" @0,0,10,10\n- z',
+    'app=calc pid=7 window=w1 version=4 cached live since=3 added=0 changed=1 removed=1\n~ a AXButton "a"\n- z',
   );
   const reset = renderRead({ ...base, reset: true, elements: [button("a")] }, 10, 1);
   assert.match(
@@ -82,7 +82,7 @@ Deno.test("renderAct() and renderBatch() lead with how the action settled", () =
   });
   assert.equal(
     act,
-    'ok version=5 effect=changed settled=quiet settle_ms=82 via=action\n~ d AXButton "d" @0,0,10,10',
+    'ok version=5 effect=changed settled=quiet settle_ms=82 via=action\n~ d AXButton "d"',
   );
   const batch = renderBatch({
     ok: false,
@@ -128,7 +128,7 @@ Deno.test("renderAct() says when the action did not take, and the element after 
   const row = { ...button("r"), role: "AXCell", selected: true, checked: "mixed" as const };
   assert.equal(
     renderAct({ ...common, ok: true, element: row }).split("\n")[1],
-    '= r AXCell "r" @0,0,10,10 mixed selected',
+    '= r AXCell "r" mixed selected',
   );
 });
 

@@ -22,7 +22,7 @@ Deno.test("toolError() carries stale_version's current map as an outline", () =>
   assert.equal(r.isError, true);
   assert.equal(
     r.content[0]!.text,
-    'error stale_version: Version "1" of window "w1" is stale\ncurrent map: window=w1 version=3 elements=1\nb7 AXButton "7" @0,0,10,10',
+    'error stale_version: Version "1" of window "w1" is stale\ncurrent map: window=w1 version=3 elements=1\nb7 AXButton "7"',
   );
 });
 

@@ -138,8 +138,7 @@ export const OPS = {
     params: P.WindowParams,
     result: R.WindowResult,
     kind: "action",
-    summary:
-      "Focus, raise, move, resize, minimize, maximize, fullscreen, restore or close a window.",
+    summary: "Focus, move, resize, minimize, maximize or close a window.",
   }),
   launch_app: op({
     params: P.LaunchAppParams,

@@ -20,8 +20,8 @@ const timeout = {
 const Coord = z.number().min(-32_767).max(32_767);
 /** Wheel steps of one `pixel_scroll`: a longer scroll is several calls, each cancellable. */
 const ScrollSteps = z.number().int().min(-1_000).max(1_000);
-const Point = z.strictObject({ x: Coord, y: Coord });
-const Version = z.number().int().min(0).describe("version the ids were read at");
+const Point = z.strictObject({ x: Coord, y: Coord }).describe("{x, y}");
+const Version = z.number().int().min(0).describe("read_ui's version");
 /**
  * Strings a client chooses are bounded before they reach a map, router.json or the audit
  * log: four 4-MiB app names once made router.json 88 MB. Ids are the driver's own (well
@@ -33,7 +33,7 @@ const AppName = z.string().min(1).max(256);
 const QueryText = z.string().max(1_000);
 /** Text to put into an element: a document's worth. */
 const Text = z.string().max(100_000);
-const WindowId = Id;
+const WindowId = Id.describe("window id");
 
 /** `hello` and `list_apps` take nothing but a deadline. */
 export const NoParams = z.strictObject({ ...timeout });
@@ -44,8 +44,8 @@ export const ReadUiParams = z.strictObject({
     "app name or pid: its front window",
   ),
   window: WindowId.optional(),
-  since: z.number().int().min(0).optional(),
-  fresh: z.boolean().optional(),
+  since: z.number().int().min(0).optional().describe("only what changed since this version"),
+  fresh: z.boolean().optional().describe("re-walk the tree"),
   crops: z.boolean().optional(),
   /** Most elements in the answer (then `truncated: true`); the live map keeps them all. */
   max_elements: z.number().int().min(1).max(100_000).optional().describe("most elements"),
@@ -54,7 +54,7 @@ export const ReadUiParams = z.strictObject({
 
 /** One element action, as `act` takes it and as a `run_batch` step. */
 export const ElementAction = {
-  id: Id,
+  id: Id.describe("element id, or its first 6+ characters"),
   action: ActionName.describe(
     "press buttons, menu items; check boxes; select rows, tabs, options; set_value fields",
   ),
@@ -105,9 +105,9 @@ export const ActParams = z.strictObject({
 
 /** `pixel_click`. */
 export const PixelClickParams = z.strictObject({
-  x: Coord,
-  y: Coord,
-  button: z.enum(["left", "right", "middle"]).optional(),
+  x: Coord.describe("screen point"),
+  y: Coord.describe("screen point"),
+  button: z.enum(["left", "right", "middle"]).optional().describe("default left"),
   count: z.number().int().min(1).max(3).optional().describe("clicks"),
   ...timeout,
 });
@@ -117,7 +117,7 @@ export const PixelMoveParams = z.strictObject({ x: Coord, y: Coord, ...timeout }
 export const PixelDragParams = z.strictObject({ from: Point, to: Point, ...timeout });
 /** `pixel_scroll`: dy > 0 scrolls down; `x, y` move the pointer first. */
 export const PixelScrollParams = z.strictObject({
-  dx: ScrollSteps,
+  dx: ScrollSteps.describe("wheel steps, > 0 right"),
   dy: ScrollSteps.describe("wheel steps, > 0 down"),
   x: Coord.optional(),
   y: Coord.optional(),
@@ -135,7 +135,7 @@ const keysFor = { window: WindowId.optional().describe("keys go to this window o
  * is several calls, or `act set_value`.
  */
 export const PixelTypeTextParams = z.strictObject({
-  text: z.string().max(10_000),
+  text: z.string().max(10_000).describe("typed as keys"),
   ...keysFor,
   ...timeout,
 });
@@ -171,7 +171,7 @@ const Size = z.number().int().min(1).max(32_767);
 /** `window`: `x`/`y` only and always for move, `w`/`h` for resize, `force` for close. */
 export const WindowParams = z.strictObject({
   window: WindowId,
-  action: WindowAction,
+  action: WindowAction.describe("move: x, y; resize: w, h"),
   x: Coord.int().optional().describe("move: the inside's left"),
   y: Coord.int().optional().describe("move: the inside's top"),
   w: Size.optional().describe("resize: inside width"),
@@ -227,13 +227,13 @@ const Selection = z.enum(["clipboard", "primary"]).describe("primary: the select
 /** `clipboard_get`: at most `max_bytes` of the selection's text (default 1 MiB). */
 export const ClipboardGetParams = z.strictObject({
   selection: Selection.optional(),
-  max_bytes: z.number().int().min(1).max(4 * 1024 * 1024).optional(),
+  max_bytes: z.number().int().min(1).max(4 * 1024 * 1024).optional().describe("default 1 MiB"),
   ...timeout,
 });
 
 /** `clipboard_set`: the text the driver then serves as the selection's owner. */
 export const ClipboardSetParams = z.strictObject({
-  text: Text,
+  text: Text.describe("text to put"),
   selection: Selection.optional(),
   ...timeout,
 });
@@ -264,7 +264,7 @@ export const RunBatchParams = z.strictObject({
   window: WindowId,
   version: Version,
   steps: z.array(BatchStep).min(1).max(200).describe("element actions, or pixel steps by op"),
-  stop_on_error: z.boolean().optional(),
+  stop_on_error: z.boolean().optional().describe("default true"),
   ...timeout,
 });
 
@@ -273,22 +273,23 @@ const Query = {
   role: QueryText.optional().describe(
     "AXButton, AXTextField, AXCheckBox, AXRadioButton (web tabs), AXCell, AXMenuItem, AXLink…",
   ),
-  name: QueryText.optional(),
-  value: QueryText.optional(),
+  name: QueryText.optional().describe("exactly"),
+  value: QueryText.optional().describe("exactly"),
 };
 
 /** `verify`: one of `id` or `query` names the element. */
 export const VerifyParams = z.strictObject({
   window: WindowId,
-  id: Id.optional(),
-  query: z.strictObject(Query).optional(),
+  id: Id.optional().describe("element id"),
+  query: z.strictObject({ ...Query, role: Query.role.describe("as in find") }).optional()
+    .describe("or the first element matching"),
   expect: z.strictObject({
     exists: z.boolean().optional(),
     name: Text.optional(),
     value: Text.optional(),
     enabled: z.boolean().optional(),
     focused: z.boolean().optional(),
-  }),
+  }).describe("{exists?, name?, value?, enabled?, focused?}: all given must hold"),
   ...timeout,
 }).refine((p) => (p.id === undefined) !== (p.query === undefined), {
   message: 'Give exactly one of "id" or "query"',
@@ -300,17 +301,17 @@ export const FindParams = z.strictObject({
   window: WindowId,
   query: z.strictObject({
     ...Query,
-    name_contains: QueryText.optional(),
+    name_contains: QueryText.optional().describe("part of the name"),
     /** Case-insensitive, in the name or the value: a page's message, a cell's contents. */
-    text_contains: QueryText.optional(),
-  }),
+    text_contains: QueryText.optional().describe("part of name or value"),
+  }).describe("all given must match"),
   /**
    * `map` (the default): the window's map, what shows. `all`: the app's whole tree for the
    * window too, hidden and scrolled-out parts and the rows of long lists, bounded and timed.
    */
   scope: z.enum(["map", "all"]).optional().describe("all: beyond the view, whole page or list"),
   /** Most elements answered (default 100). */
-  max_results: z.number().int().min(1).max(1000).optional(),
+  max_results: z.number().int().min(1).max(10_000).optional().describe("default 100"),
   ...timeout,
 });
 
@@ -327,8 +328,8 @@ export const ZOOM_MAX_PIXELS = 2048 * 2048;
 export const ZoomParams = z.strictObject({
   window: WindowId.optional(),
   region: Bounds.refine((r) => r.w > 0 && r.h > 0, "Region must have a positive size")
-    .describe("screen points"),
-  scale: z.number().min(0.1).max(8).optional(),
+    .describe("{x, y, w, h} in screen points"),
+  scale: z.number().min(0.1).max(8).optional().describe("default 1"),
   ...timeout,
 }).superRefine((p, ctx) => {
   const factor = p.scale ?? 1;

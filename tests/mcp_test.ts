@@ -4,85 +4,19 @@
  * in-process fallback) reading real gnome-calculator windows.
  */
 import assert from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/sdk/client";
-// The SDK's "./*" export has no types for `x.js` paths: point the checker at them.
-// @ts-types="@modelcontextprotocol/sdk/client/stdio"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { calculator, requireDesktop } from "./support/apps.ts";
+import { ALL_TOOLS, callTool, field, type Mcp, mcp } from "./support/mcp_client.ts";
 import { type DriverProcess, startDriver } from "./support/driver_process.ts";
 
 requireDesktop();
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
-/** The catalogue in the order tools/list gives it. */
-const ALL_TOOLS = [
-  "read_ui",
-  "act",
-  "run_batch",
-  "verify",
-  "find",
-  "screenshot",
-  "zoom",
-  "pixel_input",
-  "window",
-  "launch_app",
-  "close_app",
-  "clipboard",
-  "list_apps",
-];
-
 /**
  * What `tools/list` may weigh, serialized: a model reads all of it every session (issue 47:
  * under 10 KB). Guard bounds and strictness flags are left out of the schemas (mcp/schema.ts).
  */
 const CATALOGUE_BUDGET = 10 * 1000;
-
-interface Mcp {
-  client: Client;
-  stderr(): string;
-  close(): Promise<void>;
-}
-
-/** Starts `main.ts mcp <args>` as an MCP client would and completes the handshake. */
-async function mcp(args: string[]): Promise<Mcp> {
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: ["run", "--allow-all", MAIN, "mcp", ...args],
-    env: { ...Deno.env.toObject(), ALLTERNIT_CHECK_RESULTS: "1" },
-    stderr: "pipe",
-  });
-  let errText = "";
-  transport.stderr?.on("data", (chunk: Uint8Array) => {
-    errText += new TextDecoder().decode(chunk);
-  });
-  const client = new Client({ name: "allternit-mcp-test", version: "1.0.0" });
-  await client.connect(transport);
-  return { client, stderr: () => errText, close: () => client.close() };
-}
-
-interface Answer {
-  text: string;
-  isError: boolean;
-  /** `structuredContent`, for the tools that declare an `outputSchema`. */
-  structured?: Record<string, unknown>;
-  content: { type: string; text?: string; data?: string; mimeType?: string }[];
-}
-
-async function callTool(m: Mcp, name: string, args: Record<string, unknown>): Promise<Answer> {
-  const r = await m.client.callTool({ name, arguments: args });
-  const content = r.content as Answer["content"];
-  const text = content.filter((c) => c.type === "text").map((c) => c.text).join("\n");
-  const structured = r.structuredContent as Record<string, unknown> | undefined;
-  return { text, isError: r.isError === true, content, ...(structured ? { structured } : {}) };
-}
-
-/** `key=value` from a header line. */
-function field(line: string, key: string): string {
-  const m = new RegExp(`(?:^| )${key}=(\\S+)`).exec(line);
-  if (!m) throw new Error(`No "${key}" in header "${line}"`);
-  return m[1]!;
-}
 
 /** The outline line of the button labelled `label` (GTK 4 names them "7 7"). */
 function button(text: string, label: string): string {
@@ -164,7 +98,7 @@ Deno.test("mcp reads and operates gnome-calculator through a running driver", as
     driver = await startDriver(["serve"]);
     m = await mcp(["--socket", driver.ready.socket!]);
     const session = m;
-    let read = await callTool(session, "read_ui", { app: "gnome-calculator" });
+    let read = await callTool(session, "read_ui", { app: "gnome-calculator", bounds: true });
     const head = read.text.split("\n")[0]!;
     const window = field(head, "window");
     let version = Number(field(head, "version"));
@@ -176,6 +110,8 @@ Deno.test("mcp reads and operates gnome-calculator through a running driver", as
       const shown = read.text.split("\n").length - 1;
       assert.ok(Number(field(head, "elements")) >= shown, head);
       for (const d of "0123456789") button(read.text, d);
+      // Short ids, and bounds because they were asked for.
+      assert.match(button(read.text, "7"), /^\s*[0-9a-z]{6} AXButton "7( 7)?" @\d+,\d+,\d+,\d+/);
       // Children are indented under their parents: the buttons sit below the window.
       const lines = read.text.split("\n");
       assert.ok(button(read.text, "7").search(/\S/) > lines[1]!.search(/\S/));
@@ -193,7 +129,9 @@ Deno.test("mcp reads and operates gnome-calculator through a running driver", as
       assert.deepEqual(r.structured, { ok: true, version });
       const found = await callTool(session, "find", { window, query: { name_contains: "7" } });
       assert.equal(found.isError, false, found.text);
-      assert.ok((found.structured?.ids as string[]).includes(seven), JSON.stringify(found));
+      // Full ids beside the text's short ones: either names the element.
+      const ids = found.structured?.ids as string[];
+      assert.ok(ids.some((id) => id.length === 12 && id.startsWith(seven)), JSON.stringify(found));
     });
 
     await t.step("read_ui since answers only the diff after pixel input", async () => {
@@ -225,10 +163,41 @@ Deno.test("mcp reads and operates gnome-calculator through a running driver", as
       assert.ok(mapLine, r.text);
       const current = Number(field(mapLine, "version"));
       assert.ok(current > version, mapLine);
-      assert.ok(r.text.includes(button(read.text, "1").trim()), "outline lists the button");
+      const line = button(read.text, "1").trim().replace(/ @\S+/, "");
+      assert.ok(r.text.includes(line), "outline lists the button");
       read = await callTool(session, "read_ui", { window });
       assert.equal(Number(field(read.text.split("\n")[0]!, "version")), current);
+      assert.ok(!/ @\d/.test(read.text), "no bounds unless asked");
     });
+
+    await t.step(
+      "a read cut into pages by max_elements continues by cursor, losing nothing",
+      async () => {
+        const whole = read.text.split("\n").slice(1);
+        const pages: string[] = [];
+        let page = await callTool(session, "read_ui", { window, max_elements: 7 });
+        assert.match(page.text.split("\n")[0]!, / lines=1-7 of \d+$/);
+        for (let i = 0; i < 100; i++) {
+          assert.equal(page.isError, false, page.text);
+          assert.deepEqual(page.structured, {
+            window,
+            version: Number(field(page.text, "version")),
+          });
+          const lines = page.text.split("\n").slice(1);
+          const cursor = /^… \d+ more lines: read_ui cursor=(\S+)$/.exec(lines.at(-1) ?? "")?.[1];
+          pages.push(...(cursor ? lines.slice(0, -1) : lines));
+          if (!cursor) break;
+          page = await callTool(session, "read_ui", { cursor, max_elements: 7 });
+        }
+        assert.deepEqual(pages, whole);
+        const spent = await callTool(session, "read_ui", {
+          cursor: `${window}~1`,
+          max_elements: 7,
+        });
+        assert.equal(spent.isError, true);
+        assert.match(spent.text, /^error invalid_params: Cursor .* is not held/);
+      },
+    );
 
     await t.step("find, run_batch and verify work on ids from one read", async () => {
       const head = read.text.split("\n")[0]!;

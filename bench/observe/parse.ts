@@ -77,9 +77,9 @@ export function playwrightHandles(text: string): Handle[] {
 export function ourHandles(text: string): Handle[] {
   const out: Handle[] = [];
   for (const line of text.split("\n")) {
-    const m = /^\s*(?:[+~=] )?([0-9a-z]{6,}) (AX\w+) "((?:[^"\\]|\\.)*)"/.exec(line);
+    const m = /^\s*(?:[+~=] )?([0-9a-z]{6,}) (AX\w+)(?: "((?:[^"\\]|\\.)*)")?/.exec(line);
     if (!m || !OUR_INTERACTIVE.has(m[2]!)) continue;
-    out.push({ role: m[2]!, name: m[3]!, ref: m[1]! });
+    out.push({ role: m[2]!, name: m[3] ?? "", ref: m[1]! });
   }
   return out;
 }
@@ -123,15 +123,4 @@ export function webArea(text: string): string {
   let end = start + 1;
   while (end < lines.length && lines[end]!.search(/\S/) > indent) end++;
   return lines.slice(start, end).join("\n");
-}
-
-/**
- * The lines of a flat answer (`find`) whose element's top is at or below `top`: in a
- * browser window, the page's elements (its frame is above the page area).
- */
-export function below(text: string, top: number): string {
-  return text.split("\n").filter((l) => {
-    const m = / @-?\d+,(-?\d+),\d+,\d+/.exec(l);
-    return m !== null && Number(m[1]) >= top;
-  }).join("\n");
 }
