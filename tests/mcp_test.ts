@@ -57,6 +57,11 @@ Deno.test("mcp lists the catalogue under its size budget and refuses bad argumen
         `${t.name} says whether it reads or changes`,
       );
       assert.ok((t.description ?? "").length > 20, t.name);
+      // Every parameter says what it is for, as the SDK client hands it to a model.
+      const props = t.inputSchema.properties as Record<string, { description?: string }>;
+      for (const [key, p] of Object.entries(props ?? {})) {
+        assert.ok(p.description, `${t.name}.${key} has a description`);
+      }
     }
     const bad = await callTool(m, "act", { window: "w1", id: "x", action: "press" });
     assert.equal(bad.isError, true);
