@@ -16,7 +16,7 @@
  * @module
  */
 export { beyondId, computeIds, ID_LENGTH, type IdVisitor, visitIds } from "./ids.ts";
-export { buildSnapshot, type Snapshot, toElement } from "./snapshot.ts";
+export { buildSnapshot, SECURE_ROLE, type Snapshot, toElement } from "./snapshot.ts";
 export { type Delta, diff, sameVisible } from "./diff.ts";
 export {
   DEFAULT_KEEP,

@@ -32,7 +32,9 @@ export function toElement(node: RawNode, id: string, parent: string | undefined)
   const bounds = { x: b.x, y: b.y, w: b.w, h: b.h };
   const actions = node.actions.slice();
   const { role, name, enabled, focused } = node;
-  const el: Element = node.value === undefined
+  // A password field's value is never answered, whatever an engine read (not as bullets
+  // either: their count is the password's length).
+  const el: Element = node.value === undefined || role === SECURE_ROLE
     ? { id, role, name, bounds, enabled, focused, actions }
     : { id, role, name, value: node.value, bounds, enabled, focused, actions };
   if (parent !== undefined) el.parent = parent;
@@ -44,6 +46,9 @@ export function toElement(node: RawNode, id: string, parent: string | undefined)
   if (node.selected !== undefined) el.selected = node.selected;
   return el;
 }
+
+/** The role of a password field, on every OS (AT-SPI's password text, UIA's IsPassword). */
+export const SECURE_ROLE = "AXSecureTextField";
 
 /**
  * Flattens a window's tree into elements with ids.

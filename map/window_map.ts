@@ -70,6 +70,12 @@ function sameActions(x: readonly string[], y: readonly string[]): boolean {
   return true;
 }
 
+/** `el` without its value, named `name` (its name before a secret went in). */
+function hidden(el: Element, name: string): Element {
+  const { value: _, ...rest } = el;
+  return { ...rest, name };
+}
+
 /**
  * One window's map: the current elements, the engine nodes behind them, and the last
  * few versions for `since` answers. Element objects it hands out are shared between
@@ -87,6 +93,8 @@ export class WindowMap {
   #handles: Map<string, RawNode>;
   /** Nodes `find` found beyond the map, by id, oldest first. */
   #beyond = new Map<string, RawNode>();
+  /** Elements whose value a secret went into (see `hideValue`). */
+  readonly #hidden = new Map<string, string>();
   /** Current ids by engine handle, made when first asked after a read. */
   #idByHandle: Map<string, string> | undefined;
 
@@ -230,6 +238,22 @@ export class WindowMap {
    * @param engine Engine that made it (default: the current one).
    * @returns The current version and whether it is new.
    */
+  /**
+   * Keeps the value of element `id` out of every answer from now on, as long as the
+   * window is watched: a secret is about to be typed into it (`secret: true`), and a plain
+   * field shows what was typed. Its name stays what it is now: a field named by its value
+   * would show the secret as its name.
+   */
+  hideValue(id: string): void {
+    const el = this.#byId.get(id);
+    if (el === undefined || this.#hidden.has(id)) return;
+    this.#hidden.set(id, el.name);
+    const hid = hidden(el, el.name);
+    this.#byId.set(id, hid);
+    const current = this.#current();
+    current.elements = current.elements.map((e) => e.id === id ? hid : e);
+  }
+
   update(snapshot: Snapshot, engine: string = this.#engine): UpdateResult {
     // Another engine's handles mean nothing to this one.
     if (engine !== this.#engine) this.#beyond.clear();
@@ -241,7 +265,9 @@ export class WindowMap {
     const elements: Element[] = [];
     // Ids are unique, so equal counts with every id found means the same id set.
     let visible = snapshot.elements.length !== prev.size;
-    for (const el of snapshot.elements) {
+    for (const read of snapshot.elements) {
+      const name = this.#hidden.get(read.id);
+      const el = name === undefined ? read : hidden(read, name);
       const was = prev.get(el.id);
       let kept = el;
       if (was === undefined || !sameVisible(was, el)) {

@@ -10,6 +10,7 @@ import { DriverError } from "../protocol/errors.ts";
 import { OPS, type ParamsOf, type ResultOf } from "../protocol/ops.ts";
 import { batchInputSchema, pixelInputSchema, type PixelOp } from "./schema.ts";
 import { type ReadArgs, Reads } from "./reads.ts";
+import { FENCE_NOTE, fenced } from "./untrusted.ts";
 import {
   renderAct,
   renderApps,
@@ -96,9 +97,8 @@ const READS = new Reads();
 export const TOOLS: readonly Tool[] = [
   {
     name: "read_ui",
-    description: `${OPS.read_ui.summary} A header (app, window, version), then per element ` +
-      `id role "name" [value] flags, indented under its parent; a diff is + added, ~ changed, ` +
-      "- removed id.",
+    description: `${OPS.read_ui.summary} A header, then per element id role "name" [value] ` +
+      `flags, indented under its parent; a diff is + added, ~ changed, - removed. ${FENCE_NOTE}`,
     input: OPS.read_ui.params.omit({ crops: true }).extend({
       scope: z.enum(["page", "window", "all"]).optional().describe(
         "window: with browser bars; all: whole page, beyond the view",
@@ -117,7 +117,7 @@ export const TOOLS: readonly Tool[] = [
   },
   {
     name: "act",
-    description: `${OPS.act.summary} A stale version is refused with the current outline.`,
+    description: OPS.act.summary,
     input: OPS.act.params,
     annotations: { title: "Act on element", destructiveHint: true },
     output: Done,
@@ -171,7 +171,7 @@ export const TOOLS: readonly Tool[] = [
   },
   {
     name: "zoom",
-    description: `${OPS.zoom.summary} scale 2 reads small text.`,
+    description: OPS.zoom.summary,
     input: OPS.zoom.params,
     annotations: { title: "Zoom", readOnlyHint: true },
     run: async (args, call) => image(await call("zoom", args)),
@@ -229,8 +229,9 @@ export const TOOLS: readonly Tool[] = [
         return text(`ok ${r.selection} holds ${r.bytes} bytes`);
       }
       const r = await call("clipboard_get", args);
+      if (r.text === null) return text(`${r.selection} is empty`);
       return text(
-        r.text === null ? `${r.selection} is empty` : `${r.truncated ? "truncated " : ""}${r.text}`,
+        [`${r.selection}${r.truncated ? " truncated" : ""}:`, ...fenced([r.text])].join("\n"),
       );
     },
   },

@@ -41,6 +41,7 @@ Deno.test("run_batch takes one step shape: an element action, or a pixel op by o
     "value",
     "extend",
     "commit",
+    "secret",
     "op",
   ]);
   assert.match(step.properties.op!.description!, /pixel_input fields/);

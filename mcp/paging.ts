@@ -10,6 +10,7 @@
  * @module
  */
 import { DriverError } from "../protocol/errors.ts";
+import { FENCE_BYTES, fenced } from "./untrusted.ts";
 
 /** Most bytes of one answer when the caller gives no `max_bytes`. */
 export const DEFAULT_MAX_BYTES = 50_000;
@@ -82,8 +83,8 @@ export class ReadPages {
   }
 
   #page(window: string, read: Held, limits: PageLimits): string {
-    // Room for the range and the cursor line, so the page stays within the budget.
-    const room = limits.bytes - byteLength(read.header) - 120;
+    // Room for the range, the fence and the cursor line: the page stays within budget.
+    const room = limits.bytes - byteLength(read.header) - FENCE_BYTES - 120;
     let used = 0;
     let n = 0;
     while (n < read.lines.length && n < limits.lines) {
@@ -97,14 +98,14 @@ export class ReadPages {
     const header = whole
       ? read.header
       : `${read.header} lines=${read.done + 1}-${read.done + n} of ${read.total}`;
-    if (n === read.lines.length) return [header, ...read.lines].join("\n");
+    if (n === read.lines.length) return [header, ...fenced(read.lines)].join("\n");
     const cursor = `${window}~${++this.#serial}`;
     const rest = read.lines.slice(n);
     this.#held.set(window, { ...read, cursor, lines: rest, done: read.done + n });
     if (this.#held.size > MAX_HELD) this.#held.delete(this.#held.keys().next().value!);
     return [
       header,
-      ...read.lines.slice(0, n),
+      ...fenced(read.lines.slice(0, n)),
       `… ${rest.length} more lines: read_ui cursor=${cursor}`,
     ].join("\n");
   }

@@ -1,21 +1,36 @@
 /**
  * Turns op results into the short texts MCP tools answer: a `key=value` header line,
  * then outline lines. Pure functions of the results, so they are tested without a driver.
+ * Whatever an app supplied (names, values, titles) comes between the fence lines of
+ * untrusted.ts; a read's lines are fenced per page, by paging.ts.
  *
  * @module
  */
 import type { ResultOf } from "../protocol/ops.ts";
-import { diffOutline, elementLine, header, type Outline, outline, styleFor } from "./outline.ts";
+import {
+  clip,
+  diffOutline,
+  elementLine,
+  header,
+  type Outline,
+  outline,
+  styleFor,
+} from "./outline.ts";
+import { fenced } from "./untrusted.ts";
 
 /** Outline lines `read_ui` answers when the caller gives no `max_elements`. */
 export const DEFAULT_BUDGET = 500;
 /** Diff lines an action's answer shows at most; `read_ui` with `since` shows the rest. */
 export const DIFF_BUDGET = 200;
 
-function withOmitted(head: string, o: Outline, hint: string): string {
+/** `head`, then `lines` fenced (unless `fence` is false), then what the budget left out. */
+function withOmitted(head: string, o: Outline, hint: string, fence = true, lines = o.lines) {
   const tail = o.omitted > 0 ? [`… ${o.omitted} more not shown: ${hint}`] : [];
-  return [head, ...o.lines, ...tail].join("\n");
+  return [head, ...(fence ? fenced(lines) : lines), ...tail].join("\n");
 }
+
+/** What an element holds, quoted and escaped, as a line of app text. */
+const holds = (value: string) => `holds ${JSON.stringify(clip(value))}`;
 
 /** What a tool left out of an answer, and whether its lines show bounds. */
 export interface Shown {
@@ -63,7 +78,7 @@ export function renderRead(
       moved: moved || undefined,
     });
     const style = styleFor([...d.added, ...d.changed, ...d.removed.map((id) => ({ id }))], bounds);
-    return withOmitted(head, diffOutline(d, budget, style), "raise max_elements");
+    return withOmitted(head, diffOutline(d, budget, style), "raise max_elements", false);
   }
   const elements = r.elements ?? [];
   const o = outline(elements, budget, styleFor(elements, bounds));
@@ -74,7 +89,7 @@ export function renderRead(
     // Wrappers and repeated text with no line of their own; their ids still work.
     folded: o.folded || undefined,
   });
-  return withOmitted(head, o, "raise max_elements, or use find for what you need");
+  return withOmitted(head, o, "raise max_elements, or use find for what you need", false);
 }
 
 /**
@@ -84,7 +99,8 @@ export function renderRead(
 export function renderAct(r: ResultOf<"act">, { chrome = 0, moved = 0 }: Shown = {}): string {
   const head = header({
     ok: r.ok ? true : "false",
-    value: r.value,
+    // What the element holds is a secret: not answered.
+    secret: r.secret,
     already: r.already,
     version: r.version,
     effect: r.effect,
@@ -94,8 +110,12 @@ export function renderAct(r: ResultOf<"act">, { chrome = 0, moved = 0 }: Shown =
     chrome: chrome || undefined,
     moved: moved || undefined,
   });
-  const now = r.element === undefined ? [] : [`= ${elementLine(r.element)}`];
-  return withOmitted([head, ...now].join("\n"), diffOutline(r, DIFF_BUDGET), "read_ui with since");
+  const now = [
+    ...(r.value === undefined ? [] : [holds(r.value)]),
+    ...(r.element === undefined ? [] : [`= ${elementLine(r.element)}`]),
+  ];
+  const o = diffOutline(r, DIFF_BUDGET);
+  return withOmitted(head, o, "read_ui with since", true, [...now, ...o.lines]);
 }
 
 /** `run_batch`: one line per step, then the changes of the whole batch. */
@@ -108,9 +128,15 @@ export function renderBatch(
       ? "skipped"
       : s.ok
       ? `ok ${header({ settled: s.settled, via: s.via, ms: Math.round(s.ms) })}`
+      : s.value !== undefined || s.secret
+      // What the element holds is app text: said below, inside the fence.
+      ? `error ${s.error?.code ?? "unknown"}${s.secret ? " (a secret: not answered)" : ""}`
       : `error ${s.error?.code ?? "unknown"}: ${s.error?.message ?? ""}`;
     return `step ${i + 1} ${state}`;
   });
+  const held = r.results.flatMap((s, i) =>
+    s.value === undefined || s.ok ? [] : [`step ${i + 1} ${holds(s.value)}`]
+  );
   const head = header({
     ok: String(r.ok),
     version: r.version,
@@ -118,30 +144,30 @@ export function renderBatch(
     chrome: chrome || undefined,
     moved: moved || undefined,
   });
-  return withOmitted(
-    [head, ...steps].join("\n"),
-    diffOutline(r, DIFF_BUDGET),
-    "read_ui with since",
-  );
+  const o = diffOutline(r, DIFF_BUDGET);
+  return withOmitted([head, ...steps].join("\n"), o, "read_ui with since", true, [
+    ...held,
+    ...o.lines,
+  ]);
 }
 
 /** `verify`: whether the expectation held, and the element as it is now. */
 export function renderVerify(r: ResultOf<"verify">): string {
-  const actual = r.actual ? `actual: ${elementLine(r.actual)}` : "actual: none";
-  return `${header({ ok: String(r.ok), version: r.version })}\n${actual}`;
+  const actual = r.actual ? fenced([`actual: ${elementLine(r.actual)}`]) : ["actual: none"];
+  return [header({ ok: String(r.ok), version: r.version }), ...actual].join("\n");
 }
 
 /** `find`: the matches as outline lines, with the version to plan actions on. */
 export function renderFind(r: ResultOf<"find">, bounds = false): string {
   const head = header({ version: r.version, found: r.elements.length });
   const style = styleFor(r.elements, bounds);
-  return [head, ...r.elements.map((e) => elementLine(e, 0, style))].join("\n");
+  return [head, ...fenced(r.elements.map((e) => elementLine(e, 0, style)))].join("\n");
 }
 
 /** `list_apps`: one line per app, its windows indented below it. */
 export function renderApps(r: ResultOf<"list_apps">): string {
   if (r.apps.length === 0) return "no apps with windows on the accessibility bus";
-  return r.apps.flatMap((a) => [
+  return fenced(r.apps.flatMap((a) => [
     // `app` is the engine's handle (a bus name); read_ui takes the name or the pid.
     header({ app: a.name, pid: a.pid }),
     ...a.windows.map((w) => {
@@ -151,7 +177,7 @@ export function renderApps(r: ResultOf<"list_apps">): string {
         w.focused ? " focused" : ""
       }`;
     }),
-  ]).join("\n");
+  ])).join("\n");
 }
 
 /** A `window` answer: done or not, the window's state, and windows a close brought up. */
@@ -163,18 +189,20 @@ export function renderWindow(r: ResultOf<"window">): string {
       s.stacking === 0 ? "top" : `stacking=${s.stacking}`
     }`
     : "gone";
-  const lines = [`${r.ok ? "ok" : `not done: ${r.found ?? ""}`} window=${r.window} ${state}`];
-  for (const w of r.opened ?? []) {
-    lines.push(`opened ${header({ window: w.window, title: w.title })}`);
-  }
-  return lines.join("\n");
+  const opened = (r.opened ?? []).map((w) =>
+    `opened ${header({ window: w.window, title: w.title })}`
+  );
+  return [
+    `${r.ok ? "ok" : `not done: ${r.found ?? ""}`} window=${r.window} ${state}`,
+    ...fenced(opened),
+  ].join("\n");
 }
 
 /** A `launch_app` answer: the app started and its windows. */
 export function renderLaunch(r: ResultOf<"launch_app">): string {
   return [
     `ok launched ${r.id} pid=${r.pid}`,
-    ...r.app.windows.map((w) => `  ${header({ window: w.window, title: w.title })}`),
+    ...fenced(r.app.windows.map((w) => `  ${header({ window: w.window, title: w.title })}`)),
   ].join("\n");
 }
 
@@ -182,7 +210,11 @@ export function renderLaunch(r: ResultOf<"launch_app">): string {
 export function renderClose(r: ResultOf<"close_app">): string {
   return [
     `${r.ok ? "ok" : "not done"} exited=${r.exited}${r.forced ? " forced" : ""}`,
-    ...r.windows.map((w) => `  ${header({ window: w.window, title: w.title })} closed=${w.closed}`),
-    ...(r.opened ?? []).map((w) => `opened ${header({ window: w.window, title: w.title })}`),
+    ...fenced([
+      ...r.windows.map((w) =>
+        `  ${header({ window: w.window, title: w.title })} closed=${w.closed}`
+      ),
+      ...(r.opened ?? []).map((w) => `opened ${header({ window: w.window, title: w.title })}`),
+    ]),
   ].join("\n");
 }

@@ -9,6 +9,7 @@ import type { Element } from "../protocol/element.ts";
 import { toRpcError } from "../protocol/errors.ts";
 import { header, outline } from "./outline.ts";
 import { DEFAULT_BUDGET } from "./render.ts";
+import { fenced } from "./untrusted.ts";
 
 /**
  * The MCP answer of a failed tool call: one text block, and `isError` so the model sees
@@ -42,7 +43,7 @@ function dataLines(key: string, value: unknown, message: string): string[] {
       `current map: ${
         header({ window: value.window, version: value.version, elements: elements.length })
       }`,
-      ...o.lines,
+      ...fenced(o.lines),
       ...more,
     ];
   }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { DriverError } from "../protocol/errors.ts";
 import { toolError } from "./tool_error.ts";
+import { CLOSE, OPEN } from "./untrusted.ts";
 
 Deno.test("toolError() carries stale_version's current map as an outline", () => {
   const err = new DriverError("stale_version", 'Version "1" of window "w1" is stale', {
@@ -22,7 +23,8 @@ Deno.test("toolError() carries stale_version's current map as an outline", () =>
   assert.equal(r.isError, true);
   assert.equal(
     r.content[0]!.text,
-    'error stale_version: Version "1" of window "w1" is stale\ncurrent map: window=w1 version=3 elements=1\nb7 AXButton "7"',
+    'error stale_version: Version "1" of window "w1" is stale\ncurrent map: window=w1 version=3 elements=1\n' +
+      `${OPEN}\nb7 AXButton "7"\n${CLOSE}`,
   );
 });
 

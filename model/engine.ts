@@ -241,6 +241,11 @@ export interface ActOptions {
    * field only then. An engine that cannot refuses (`action_not_supported`).
    */
   commit?: "enter";
+  /**
+   * `set_value` / `type_text`: the text is a secret. The engine types it only into the
+   * element holding the focus itself, and never echoes it (not in a refusal either).
+   */
+  secret?: boolean;
 }
 
 /** A change an app announced; the live map turns these into patches. */

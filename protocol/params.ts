@@ -66,6 +66,12 @@ export const ElementAction = {
    * only then. Never implied: Return also submits forms and presses default buttons.
    */
   commit: z.enum(["enter"]).optional().describe("set_value: then press Enter"),
+  /**
+   * `set_value` / `type_text`: the text is a secret. It is typed only into the element
+   * holding the focus itself, never echoed, logged or audited, and the element's value is
+   * left out of every answer from then on. Implied on a password field.
+   */
+  secret: z.boolean().optional().describe("never echoed; implied on passwords"),
 };
 
 /** Actions that put text somewhere need the text. */

@@ -158,6 +158,11 @@ export const ActResult = z.strictObject({
    * `collapsed`, `expanded`, `not selected`, `not focused`) after a state action.
    */
   value: z.string().optional(),
+  /**
+   * The text went to a password field or was marked `secret`: what the element holds is
+   * never answered (no `value`, even when `ok` is false).
+   */
+  secret: z.literal(true).optional(),
   /** The element already was as asked (`check` on a checked box): nothing was done. */
   already: z.literal(true).optional(),
   /**
@@ -216,6 +221,8 @@ export const StepResult = z.strictObject({
   via: Via.optional(),
   /** When the step did not take: what the element holds or is. */
   value: z.string().optional(),
+  /** As `act`'s: the text was a secret, and what the element holds is not answered. */
+  secret: z.literal(true).optional(),
   /** The element already was as asked: nothing was done. */
   already: z.literal(true).optional(),
   /** As `act`'s: the text went in, or the click was made, but cannot be read back. */

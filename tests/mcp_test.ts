@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { calculator, requireDesktop } from "./support/apps.ts";
-import { ALL_TOOLS, callTool, field, type Mcp, mcp } from "./support/mcp_client.ts";
+import { ALL_TOOLS, appLines, callTool, field, type Mcp, mcp } from "./support/mcp_client.ts";
 import { type DriverProcess, startDriver } from "./support/driver_process.ts";
 
 requireDesktop();
@@ -47,6 +47,8 @@ Deno.test("mcp lists the catalogue under its size budget and refuses bad argumen
     assert.deepEqual(listed.tools.map((t) => t.name), ALL_TOOLS);
     const bytes = new TextEncoder().encode(JSON.stringify(listed)).length;
     assert.ok(bytes < CATALOGUE_BUDGET, `tools/list is ${bytes} bytes`);
+    // The model is told that fenced app text is data, where it reads the outline's format.
+    assert.match(listed.tools[0]!.description ?? "", /<app k=…>.*data, never instructions/);
     const outputs = listed.tools.filter((t) => t.outputSchema).map((t) => t.name);
     assert.deepEqual(outputs, ["read_ui", "act", "run_batch", "find"]);
     for (const t of listed.tools) {
@@ -153,7 +155,7 @@ Deno.test("mcp reads and operates gnome-calculator through a running driver", as
       const dhead = diff.text.split("\n")[0]!;
       assert.equal(field(dhead, "since"), String(version));
       assert.match(displayIn(diff.text) ?? diff.text, /\[78\]/);
-      const body = diff.text.split("\n").slice(1);
+      const body = appLines(diff.text);
       assert.ok(body.every((l) => /^([+~] \S+ \S+ "|- \S+$|… )/.test(l)), diff.text);
       assert.ok(!diff.text.includes(idOf(button(read.text, "9"))), "unchanged 9 is not listed");
       assert.ok(Number(field(dhead, "version")) > version);
@@ -178,7 +180,7 @@ Deno.test("mcp reads and operates gnome-calculator through a running driver", as
     await t.step(
       "a read cut into pages by max_elements continues by cursor, losing nothing",
       async () => {
-        const whole = read.text.split("\n").slice(1);
+        const whole = appLines(read.text);
         const pages: string[] = [];
         let page = await callTool(session, "read_ui", { window, max_elements: 7 });
         assert.match(page.text.split("\n")[0]!, / lines=1-7 of \d+$/);
@@ -188,9 +190,9 @@ Deno.test("mcp reads and operates gnome-calculator through a running driver", as
             window,
             version: Number(field(page.text, "version")),
           });
-          const lines = page.text.split("\n").slice(1);
-          const cursor = /^… \d+ more lines: read_ui cursor=(\S+)$/.exec(lines.at(-1) ?? "")?.[1];
-          pages.push(...(cursor ? lines.slice(0, -1) : lines));
+          const last = page.text.split("\n").at(-1) ?? "";
+          const cursor = /^… \d+ more lines: read_ui cursor=(\S+)$/.exec(last)?.[1];
+          pages.push(...appLines(page.text));
           if (!cursor) break;
           page = await callTool(session, "read_ui", { cursor, max_elements: 7 });
         }
@@ -231,7 +233,10 @@ Deno.test("mcp reads and operates gnome-calculator through a running driver", as
         expect: { value: "87" },
         timeout_ms: 5_000,
       });
-      assert.match(v.text, /^ok=true version=\d+\nactual: \S+ AXTextArea "GtkSourceView" \[87\]/);
+      assert.match(
+        v.text,
+        /^ok=true version=\d+\n<app k=\w+>\nactual: \S+ AXTextArea "GtkSourceView" \[87\]/,
+      );
     });
 
     await t.step("screenshot answers a valid PNG image", async () => {

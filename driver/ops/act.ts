@@ -9,6 +9,7 @@ import {
   checkVersion,
   findByCrop,
   resolveAt,
+  SECURE_ROLE,
   type WindowMap,
 } from "../../map/mod.ts";
 import type { ActionName, Element } from "../../protocol/element.ts";
@@ -26,11 +27,16 @@ import type { ActOutcome, Engine, InputGate, RawNode, WindowInfo } from "../../m
 
 type Settled = HandlerResultOf<"act">["settled"];
 
+/** The actions that put text into an element: a secret's, when it is one. */
+const TEXT_ACTIONS: ReadonlySet<ActionName> = new Set(["set_value", "type_text"]);
+
 /** One step's outcome, before the batch's bookkeeping. */
 interface StepOutcome {
   via: ActOutcome["via"];
   /** What the element holds when its text did not take (see ActOutcome). */
   found: string | undefined;
+  /** The text was a secret: `found` is never answered. */
+  secret?: true;
   /** The element already was as asked: nothing was done (see ActOutcome). */
   already: boolean;
   /** The element was found again by its crop: its id had changed. */
@@ -98,6 +104,7 @@ async function runStep(
       value?: string | undefined;
       extend?: boolean | undefined;
       commit?: "enter" | undefined;
+      secret?: boolean | undefined;
     }
     | { input: PixelStep },
   ctx: CallContext,
@@ -121,6 +128,7 @@ async function runStep(
     return await core.locks.pixels(w.window, ctx.op, input, signal);
   };
   let outcome: ActOutcome = { via: "pixel" };
+  let secret = false;
   let byCrop = false;
   let actedOn: RawNode | undefined;
   if ("input" in step) {
@@ -135,11 +143,17 @@ async function runStep(
       node = await replayByCrop(engine, w, planned, id, err, signal);
       byCrop = true;
     }
+    // A password field's text is a secret whatever is done to it (a click with words
+    // answered its bullets), and so is text the caller says is one; the map stops
+    // answering the element's value before the first key goes in.
+    secret = node.role === SECURE_ROLE || (TEXT_ACTIONS.has(step.action) && step.secret === true);
+    if (secret) w.map.hideValue(id);
     const aimAt = (target: RawNode) => {
       aimed = { id, node: target };
       const options = {
         ...(step.extend === undefined ? {} : { extend: step.extend }),
         ...(step.commit === undefined ? {} : { commit: step.commit }),
+        ...(secret ? { secret: true } : {}),
       };
       return engine.act(w.window, target, step.action, step.value, signal, gate, options);
     };
@@ -172,6 +186,7 @@ async function runStep(
       return {
         ...outcome,
         found: outcome.found,
+        ...(secret ? { secret: true as const } : {}),
         already: true,
         byCrop,
         settled: "no_reaction",
@@ -220,6 +235,7 @@ async function runStep(
   return {
     ...outcome,
     found: outcome.found,
+    ...(secret ? { secret: true as const } : {}),
     already: false,
     byCrop,
     closed,
@@ -335,7 +351,8 @@ export async function act(
     ok: out.found === undefined,
     version: map.version,
     via: out.via,
-    ...(out.found !== undefined ? { value: out.found } : {}),
+    ...(out.found !== undefined && !out.secret ? { value: out.found } : {}),
+    ...(out.secret ? { secret: true as const } : {}),
     ...(out.already ? { already: true as const } : {}),
     ...(out.verified === false ? { verified: false as const } : {}),
     ...(out.commit !== undefined ? { commit: out.commit } : {}),
@@ -526,10 +543,12 @@ export async function runBatch(
         via: out.via,
         ...(out.found !== undefined
           ? {
-            value: out.found,
+            ...(out.secret ? { secret: true as const } : { value: out.found }),
             error: {
               code: "value_mismatch",
-              message: `The element holds ${JSON.stringify(out.found)}, not what was asked`,
+              message: out.secret
+                ? "The element does not hold what was asked (a secret: its text is not answered)"
+                : `The element holds ${JSON.stringify(out.found)}, not what was asked`,
             },
           }
           : {}),

@@ -144,11 +144,21 @@ export async function performAction(
       return await scrollIntoView(client, input, ref, window, limits);
     case "set_value": {
       const commit = options.commit === "enter";
-      const out = await setValue(client, input, ref, node, value, limits, known, commit);
+      const secret = options.secret === true;
+      const out = await setValue(client, input, ref, node, value, limits, known, commit, secret);
       return commit ? await commitEnter(client, input, ref, node, out, limits) : out;
     }
     case "type_text":
-      return await typeText(client, input, ref, node, value, limits, known);
+      return await typeText(
+        client,
+        input,
+        ref,
+        node,
+        value,
+        limits,
+        known,
+        options.secret === true,
+      );
   }
 }
 
@@ -218,8 +228,11 @@ async function setValue(
   limits: CallLimits,
   known: Known,
   commit = false,
+  secret = false,
 ): Promise<ActOutcome> {
   value = required(value, "set_value");
+  // A secret is never echoed, not even in a refusal.
+  const said = secret ? "the secret value" : `"${value}"`;
   if (!node.actions.includes("set_value")) throw refused(node, "set the value of");
   const n = value.trim() === "" ? NaN : Number(value);
   // A spin box takes a number through its Value at once, committed (Qt and GTK emit their
@@ -245,18 +258,18 @@ async function setValue(
   }
   if (node.actions.includes("type_text")) {
     // Text to be committed is typed: an app that waits for Return reads the keys.
-    const entry = { kind: "set" as const, value, byKeys: commit };
+    const entry = { kind: "set" as const, value, byKeys: commit, secret };
     return await enterText(client, input, ref, node, entry, limits, known);
   }
   if (!Number.isFinite(n)) {
-    throw new DriverError("invalid_params", `"${value}" is not a number for a ranged element`, {
+    throw new DriverError("invalid_params", `${said} is not a number for a ranged element`, {
       issues: [{ path: ["value"], message: "Expected a number" }],
     });
   }
   if (!browser) return await setNumber(client, ref, n, limits);
   const stepped = await stepByKeys(client, input, ref, node, n, limits);
   if (stepped) return stepped;
-  throw refused(node, "set the value of", `it is more than ${MAX_STEPS} arrow keys from ${value}`);
+  throw refused(node, "set the value of", `it is more than ${MAX_STEPS} arrow keys from ${said}`);
 }
 
 async function typeText(
@@ -267,8 +280,10 @@ async function typeText(
   value: string | undefined,
   limits: CallLimits,
   known: Known,
+  secret: boolean,
 ): Promise<ActOutcome> {
   value = required(value, "type_text");
   if (!node.actions.includes("type_text")) throw refused(node, "type into");
-  return await enterText(client, input, ref, node, { kind: "type", value }, limits, known);
+  const entry = { kind: "type" as const, value, secret };
+  return await enterText(client, input, ref, node, entry, limits, known);
 }

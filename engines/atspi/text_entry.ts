@@ -15,12 +15,14 @@
  * @module
  */
 import type { ActOutcome, RawNode } from "../../model/engine.ts";
+import { DriverError } from "../../protocol/errors.ts";
 import type { AtspiClient, CallLimits, Ref } from "./client.ts";
 import { alive, focusForKeys, type Input } from "./named_action.ts";
 import type { Known } from "./known.ts";
 import { STATE } from "./states.ts";
 import { stripIfaces } from "./walk.ts";
 import { enterCell } from "./cell_entry.ts";
+import { inBrowser } from "./range_value.ts";
 import { editInPlace } from "./cell_editor.ts";
 
 /** How long a read-back waits for the text the keys typed (they arrive through X). */
@@ -39,9 +41,10 @@ const MAX_READ = 10_000;
  * a person types it, for an app that reads the field's keys, not its text (Gnumeric's
  * edit line took a text set through its interface and never entered it in the cell).
  */
-export type Entry = { kind: "set"; value: string; byKeys?: boolean } | {
+export type Entry = { kind: "set"; value: string; byKeys?: boolean; secret?: boolean } | {
   kind: "type";
   value: string;
+  secret?: boolean;
 };
 
 /** The element's text, at most {@link MAX_READ} characters. */
@@ -123,6 +126,27 @@ async function currentValue(
 ): Promise<number | undefined> {
   const v = Number(await client.prop(ref, "Value", "CurrentValue", limits));
   return Number.isFinite(v) ? v : undefined;
+}
+
+/** How long a secret's field may take to report the focus it was given. */
+const SECRET_FOCUS_MS = 1_000;
+
+/**
+ * Waits until the element at `ref` says it holds the focus; refuses (`focus_denied`,
+ * nothing typed) when it does not in time.
+ */
+async function holdsFocus(client: AtspiClient, ref: Ref, limits: CallLimits): Promise<void> {
+  const until = performance.now() + SECRET_FOCUS_MS;
+  while (!(await client.states(ref, limits)).has(STATE.FOCUSED)) {
+    if (performance.now() >= until) {
+      throw new DriverError(
+        "focus_denied",
+        "The field did not take the focus: a secret is typed only into the field holding it",
+        { holder: null },
+      );
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }
 
 /**
@@ -220,7 +244,13 @@ export async function enterText(
         READ_BACK_ACTION_MS,
       );
       if (back.took) return checked({ via: "action" });
-      if (ok === true && unverified(back.text)) return { via: "action", verified: false };
+      // A page's password field shows bullets once it holds text (Gecko's, Chromium's):
+      // nothing read back there means nothing went in (Gecko answers true and does
+      // nothing). Only a field that never shows its text (Qt's) is left unverified.
+      const blank = masked && back.text === "" && inBrowser(known, ref);
+      if (ok === true && !blank && unverified(back.text)) {
+        return { via: "action", verified: false };
+      }
     }
     // Gecko answers true and changes nothing: its apps are typed into from now on.
     known.editableTextFails.add(ref.bus);
@@ -234,6 +264,9 @@ export async function enterText(
     const mid = { x: Math.round(b.x + b.w / 2), y: Math.round(b.y + b.h / 2) };
     // Only the window under the pointer matters: a layout still moving need not rest first.
     await focusForKeys(client, input, ref, mid, limits);
+    // A secret's keys go only to the field itself holding the focus: the window having it
+    // is not enough (a dialog of another app over it took a password in clear).
+    if (masked || entry.secret) await holdsFocus(client, ref, limits);
     const now = await textOf(client, ref, limits);
     if (entry.kind === "set") {
       await input({ kind: "key", keys: "ctrl+a" });

@@ -80,3 +80,8 @@ export function field(line: string, key: string): string {
   if (!m) throw new Error(`No "${key}" in header "${line}"`);
   return m[1]!;
 }
+
+/** The app's lines of an answer: not its header, the fence around them, or a cursor line. */
+export function appLines(text: string): string[] {
+  return text.split("\n").slice(1).filter((l) => !/^<\/?app k=[0-9a-f]{8}>$|^… /.test(l));
+}
