@@ -19,8 +19,13 @@ export type Schedule = (fn: () => void, ms: number) => () => void;
 
 /** Store options. */
 export interface RouterStoreOptions {
-  /** Clock in ms since the epoch, shared with the router. */
+  /** Clock in ms since the epoch, shared with the router (what the file says). */
   now?: () => number;
+  /**
+   * Clock the writes are spaced by (default `performance.now`): never the wall clock,
+   * which a backward step held up saves for as long as the step.
+   */
+  monotonic?: () => number;
   /** Minimum time between writes (default {@link SAVE_INTERVAL_MS}). */
   intervalMs?: number;
   /** Timer (default setTimeout). */
@@ -41,6 +46,7 @@ export class RouterStore {
   /** router.json. */
   readonly path: string;
   readonly #now: () => number;
+  readonly #monotonic: () => number;
   readonly #intervalMs: number;
   readonly #schedule: Schedule;
   readonly #write: (path: string, data: string) => Promise<void>;
@@ -58,7 +64,8 @@ export class RouterStore {
     this.#intervalMs = opts.intervalMs ?? SAVE_INTERVAL_MS;
     this.#schedule = opts.schedule ?? realSchedule;
     this.#write = opts.write ?? ((p, data) => writeFileAtomic(p, data));
-    this.#lastWrite = now();
+    this.#monotonic = opts.monotonic ?? (() => performance.now());
+    this.#lastWrite = this.#monotonic();
   }
 
   /** Loads `path` (creating its folder), or starts clean when it is missing or corrupt. */
@@ -118,7 +125,7 @@ export class RouterStore {
   #changed(): void {
     this.#dirty = true;
     if (this.#closed || this.#cancel !== undefined) return;
-    const delay = Math.max(0, this.#lastWrite + this.#intervalMs - this.#now());
+    const delay = Math.max(0, this.#lastWrite + this.#intervalMs - this.#monotonic());
     this.#cancel = this.#schedule(() => {
       this.#cancel = undefined;
       const write = this.#chain.then(() => this.#writeNow());
@@ -133,7 +140,7 @@ export class RouterStore {
     if (!this.#dirty) return;
     this.#dirty = false;
     const at = this.#now();
-    this.#lastWrite = at;
+    this.#lastWrite = this.#monotonic();
     const file = { ...this.router.toJSON(), saved_at: new Date(at).toISOString() };
     try {
       await this.#write(this.path, JSON.stringify(file));

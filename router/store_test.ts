@@ -100,6 +100,7 @@ Deno.test("RouterStore writes at most once a second", async () => {
   const writes: string[] = [];
   const store = await RouterStore.open(`${dir}/router.json`, ENGINES, {
     now: () => now,
+    monotonic: () => now,
     schedule: timer.schedule,
     write: (_path, data) => (writes.push(data), Promise.resolve()),
   });
@@ -123,6 +124,32 @@ Deno.test("RouterStore writes at most once a second", async () => {
   await store.close();
   assert.deepEqual(timer.live(), []);
   assert.equal(writes.length, 3);
+  await Deno.remove(dir);
+});
+
+Deno.test("RouterStore spaces writes by a monotonic clock: a wall clock step back holds none", async () => {
+  const dir = await Deno.makeTempDir(); // stays empty: writes are faked
+  let wall = Date.parse("2026-12-07T12:00:00Z");
+  let mono = 50_000;
+  const timer = fakeSchedule();
+  const writes: string[] = [];
+  const store = await RouterStore.open(`${dir}/router.json`, ENGINES, {
+    now: () => wall,
+    monotonic: () => mono,
+    schedule: timer.schedule,
+    write: (_path, data) => (writes.push(data), Promise.resolve()),
+  });
+  store.router.record(CLICK, "a", { ok: true, ms: 1 });
+  mono += 1_000;
+  timer.fire();
+  await store.flush();
+  // The wall clock steps back an hour; the next write is still a second away, not an hour.
+  wall -= 3_600_000;
+  mono += 200;
+  store.router.record(CLICK, "a", { ok: true, ms: 1 });
+  assert.deepEqual(timer.live(), [800]);
+  await store.close();
+  assert.equal(writes.length, 2);
   await Deno.remove(dir);
 });
 

@@ -51,8 +51,8 @@ export class CuaSession {
     const client = new Client({ name: NAME, version: VERSION }, { capabilities: {} });
     // Stray lines on Cua's stdout are worth a trace, not a failure of the call in flight.
     client.onerror = (err) => log("debug", "Cua Driver transport", { error: String(err) });
-    const deadline = Date.now() + timeoutMs;
-    const left = () => Math.max(1, deadline - Date.now());
+    const deadline = performance.now() + timeoutMs;
+    const left = () => Math.max(1, deadline - performance.now());
     try {
       await client.connect(transport, { timeout: left() });
       const tools = new Set<string>();
