@@ -144,5 +144,82 @@ Deno.test("AuditLog drops lines past MAX_QUEUED_BYTES waiting, keeping the ones 
   const kept = (await Deno.stat(`${dir}/audit.jsonl`)).size;
   assert.ok(Math.abs(kept - MAX_QUEUED_BYTES) < 2 * lineBytes, `${kept} bytes kept`);
   assert.deepEqual(got.map((e) => e.ms), got.map((_, i) => i % 1_000), "the first lines, in order");
+  assert.equal(got.length + audit.dropped, total, "every line written or counted dropped");
+  await Deno.remove(dir, { recursive: true });
+});
+
+function refusal(op = "read_ui"): AuditEntry {
+  return {
+    ts: new Date().toISOString(),
+    op,
+    app: "",
+    engine: "none",
+    reason: "transport",
+    ms: 0,
+    outcome: "unauthorized",
+  };
+}
+
+Deno.test("AuditLog writes 250,000 refusals as the first one and one counted line, between routed ops", async () => {
+  const dir = await Deno.makeTempDir();
+  const audit = new AuditLog(`${dir}/audit.jsonl`);
+  audit.append(entry(1));
+  for (let i = 0; i < 250_000; i++) audit.append(refusal(i % 2 ? "read_ui" : "hello"));
+  audit.append(entry(2));
+  await audit.close();
+  const got = await lines(`${dir}/audit.jsonl`);
+  assert.equal(got.length, 4, "no line per refusal");
+  const refused = got.filter((e) => e.outcome === "unauthorized");
+  assert.equal(refused.reduce((n, e) => n + (e.count ?? 1), 0), 250_000, "every one counted");
+  assert.deepEqual(refused.map((e) => [e.op, e.count]), [["hello", undefined], ["*", 249_999]]);
+  assert.deepEqual(got.filter((e) => e.outcome === "ok").map((e) => e.ms), [1, 2]);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("AuditLog writes the refusals of each interval as one line while they keep coming", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/audit.jsonl`;
+  const audit = new AuditLog(path, { refusalIntervalMs: 20 });
+  const counted = async () =>
+    (await Deno.readTextFile(path).catch(() => "")).split("\n").filter((l) => /"count"/.test(l));
+  for (let i = 0; i < 5; i++) audit.append(refusal());
+  // Written when the interval ends, not only at close.
+  const deadline = performance.now() + 5_000;
+  while ((await counted()).length === 0 && performance.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  assert.equal(JSON.parse((await counted())[0]!).count, 4);
+  audit.append(refusal());
+  audit.append(refusal());
+  await audit.close();
+  const got = await lines(path);
+  assert.equal(got.reduce((n, e) => n + (e.count ?? 1), 0), 7);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("AuditLog cuts a torn or unparsable last line when it opens the file", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/audit.jsonl`;
+  const good = JSON.stringify(entry(0)) + "\n";
+  const original = Deno.stderr.writeSync;
+  Deno.stderr.writeSync = (p: Uint8Array) => p.length;
+  try {
+    // A line a full disk or a crash tore: no newline.
+    for (const torn of ['{"ts":"2026-10-1', '{"ts":"2026-10-1{"ts":1}\n', "\n"]) {
+      await Deno.writeTextFile(path, good + torn);
+      const audit = new AuditLog(path);
+      audit.append(entry(1));
+      await audit.close();
+      assert.deepEqual((await lines(path)).map((e) => e.ms), [0, 1], JSON.stringify(torn));
+    }
+    // Only the last line is judged, and a whole file is left as it is.
+    await Deno.writeTextFile(path, good + good);
+    const audit = new AuditLog(path);
+    audit.append(entry(1));
+    await audit.close();
+    assert.deepEqual((await lines(path)).map((e) => e.ms), [0, 0, 1]);
+  } finally {
+    Deno.stderr.writeSync = original;
+  }
   await Deno.remove(dir, { recursive: true });
 });

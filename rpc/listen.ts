@@ -16,8 +16,9 @@ export class AlreadyRunningError extends Error {
 }
 
 /**
- * Listens on a unix socket in a 0700 folder, mode 0600. A stale socket file (nobody
- * answers) is replaced; a live one is left alone and {@link AlreadyRunningError} thrown.
+ * Listens on a unix socket in a 0700 folder, mode 0600 from the first instant anyone
+ * can connect (whatever the umask). A stale socket file (nobody answers) is replaced; a
+ * live one is left alone and {@link AlreadyRunningError} thrown.
  */
 export async function listenUnix(path: string): Promise<Deno.UnixListener> {
   await ensurePrivateDir(dirname(path));
@@ -42,9 +43,41 @@ export async function listenUnix(path: string): Promise<Deno.UnixListener> {
     if (live) throw new AlreadyRunningError(path);
     await Deno.remove(path);
   }
-  const listener = Deno.listen({ transport: "unix", path });
-  await Deno.chmod(path, 0o600);
-  return listener;
+  return await bindPrivately(path);
+}
+
+/**
+ * Binds the socket in a fresh 0700 folder beside `path`, sets it 0600 there, then renames
+ * it into place. A socket is created with mode 0777 minus the umask, so bound at `path`
+ * directly it would take connections from anyone (umask 000, folder 0755) until the
+ * chmod; in the private folder nobody else can reach it, and the rename makes it appear
+ * at `path` already 0600. Same folder, so the rename never crosses file systems.
+ */
+async function bindPrivately(path: string): Promise<Deno.UnixListener> {
+  if (Deno.build.os === "windows") return Deno.listen({ transport: "unix", path });
+  const dir = dirname(path);
+  // Short: a unix socket path holds about 107 bytes, and this one is longer than `path`
+  // only when its name is shorter than 10 bytes.
+  const tag = crypto.randomUUID().slice(0, 6);
+  const tmpDir = `${dir}/.${tag}`;
+  await Deno.mkdir(tmpDir, { mode: 0o700 });
+  try {
+    // mkdir's mode passes through the umask, which may only have taken bits away.
+    await Deno.chmod(tmpDir, 0o700);
+    const tmp = `${tmpDir}/s`;
+    const listener = Deno.listen({ transport: "unix", path: tmp });
+    try {
+      await Deno.chmod(tmp, 0o600);
+      await Deno.rename(tmp, path);
+    } catch (err) {
+      listener.close();
+      await Deno.remove(tmp).catch(() => {});
+      throw err;
+    }
+    return listener;
+  } finally {
+    await Deno.remove(tmpDir).catch(() => {});
+  }
 }
 
 /** True for addresses that never leave this machine. */

@@ -10,6 +10,7 @@ import { DriverError, toRpcError } from "../protocol/errors.ts";
 import { log } from "../util/log.ts";
 import type { Authorize, Dispatcher } from "./dispatcher.ts";
 import { type ConnectionOptions, serveConnection } from "./connection.ts";
+import { LineBudget, MAX_LINE_BYTES } from "../util/framing.ts";
 
 /** One listener and how its requests are authorised. */
 export interface Endpoint {
@@ -23,7 +24,18 @@ export interface Endpoint {
 export interface ServerOptions extends ConnectionOptions {
   /** Connections served at once; more are refused with `busy`. */
   maxConnections?: number;
+  /**
+   * Bytes of unfinished request lines all connections may hold together
+   * ({@link DEFAULT_PENDING_LINE_BYTES}); a line that would pass it is refused `busy`.
+   */
+  maxPendingLineBytes?: number;
 }
+
+/**
+ * Sixteen lines at the 4 MiB limit: without a shared bound, 250 connections each holding
+ * a line just under the limit held over 1 GB.
+ */
+export const DEFAULT_PENDING_LINE_BYTES = 16 * MAX_LINE_BYTES;
 
 /** Longest pause between accept attempts after an error. */
 const MAX_BACKOFF_MS = 1_000;
@@ -33,7 +45,7 @@ const encoder = new TextEncoder();
 /** Serves endpoints until {@link Server.close}. */
 export class Server {
   readonly #dispatcher: Dispatcher;
-  readonly #options: ServerOptions;
+  readonly #options: ServerOptions & { lineBudget: LineBudget };
   readonly #endpoints: Endpoint[] = [];
   readonly #conns = new Set<Deno.Conn>();
   readonly #loops: Promise<void>[] = [];
@@ -43,7 +55,8 @@ export class Server {
   /** Serves requests through `dispatcher` within `options`' limits. */
   constructor(dispatcher: Dispatcher, options: ServerOptions = {}) {
     this.#dispatcher = dispatcher;
-    this.#options = options;
+    const lineBudget = new LineBudget(options.maxPendingLineBytes ?? DEFAULT_PENDING_LINE_BYTES);
+    this.#options = { ...options, lineBudget };
   }
 
   /** Starts accepting on `endpoint`. */
