@@ -7,6 +7,7 @@
  */
 import { DriverClient } from "../rpc/client.ts";
 import { isDriverError } from "../protocol/errors.ts";
+import { isOpName, OPS } from "../protocol/ops.ts";
 import type { ClientTarget } from "../rpc/client.ts";
 import { resolveTarget, type TargetOptions } from "../cli/target.ts";
 import { assemble } from "../cli/setup.ts";
@@ -29,37 +30,78 @@ export interface BackendOptions extends TargetOptions {
 }
 
 /**
- * A connection to a running driver that reconnects on the next call after the driver
- * went away (restarted, say) instead of failing every later call.
+ * Ops that only read: when the connection dies with one of these on it, sending it again
+ * on a new connection cannot do anything twice. Anything else (act, run_batch, pixel
+ * input, window, launch_app, …) may already have run, so it is never resent.
+ */
+export function safeToResend(op: string): boolean {
+  return isOpName(op) && (OPS[op].kind === "read" || OPS[op].kind === "meta");
+}
+
+/**
+ * A connection to a running driver. The driver closes connections that stay quiet
+ * (`connection_idle_ms`, `session_idle_ms`) and may restart, so a call that finds the
+ * connection closed opens a new one before sending, rather than failing; a call whose
+ * connection dies under it is sent again once only when it {@link safeToResend}.
  */
 class RemoteBackend implements Backend {
   readonly where: string;
   readonly #target: ClientTarget;
-  #client: DriverClient | undefined;
+  #client: Promise<DriverClient> | undefined;
 
   constructor(target: ClientTarget, client: DriverClient) {
     this.#target = target;
-    this.#client = client;
+    this.#client = Promise.resolve(client);
     this.where = "socket" in target ? `socket ${target.socket}` : `endpoint ${target.endpoint}`;
   }
 
   async call(op: string, params: unknown): Promise<Record<string, unknown>> {
-    this.#client ??= await DriverClient.connect(this.#target);
-    const client = this.#client;
+    const client = await this.#open();
     try {
       return await client.request(op, params) as Record<string, unknown>;
     } catch (err) {
-      if (isDriverError(err, "driver_unavailable") && this.#client === client) {
-        this.#client = undefined;
-        await client.close();
+      if (!isDriverError(err, "driver_unavailable")) throw err;
+      // Marks it closed, so the next #open replaces it.
+      await client.close();
+      if (!safeToResend(op)) throw err;
+      log("debug", "connection lost during a read: sending it again", { op });
+      const fresh = await this.#open();
+      try {
+        return await fresh.request(op, params) as Record<string, unknown>;
+      } catch (again) {
+        if (isDriverError(again, "driver_unavailable")) await fresh.close();
+        throw again;
       }
+    }
+  }
+
+  /**
+   * The open connection, or a new one when there is none or the one held is known closed
+   * (nothing was sent on it since, so nothing is lost). Concurrent calls share one
+   * connect; a connection that is closed as soon as it opens (the driver is `busy`) is
+   * returned as is, and the request on it fails, rather than reconnecting in a loop.
+   */
+  async #open(): Promise<DriverClient> {
+    const held = this.#client;
+    if (held) {
+      const client = await held.catch(() => undefined);
+      if (client && !client.closed) return client;
+      if (this.#client === held) this.#client = undefined;
+      await client?.close();
+    }
+    const connecting = this.#client ??= DriverClient.connect(this.#target);
+    try {
+      return await connecting;
+    } catch (err) {
+      if (this.#client === connecting) this.#client = undefined;
       throw err;
     }
   }
 
   async close(): Promise<void> {
-    const client = this.#client;
+    const held = this.#client;
     this.#client = undefined;
+    const client = await held?.catch(() => undefined);
     await client?.close();
   }
 }

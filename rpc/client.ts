@@ -54,6 +54,14 @@ export class DriverClient {
     }
   }
 
+  /**
+   * Whether the connection is known to be over (closed here, or the driver closed it):
+   * a request now would fail without being sent.
+   */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
   /** Calls `op` and resolves with its result; driver errors reject as {@link DriverError}. */
   call<N extends OpName>(op: N, params?: ParamsOf<N>): Promise<ResultOf<N>> {
     return this.request(op, params) as Promise<ResultOf<N>>;

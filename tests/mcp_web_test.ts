@@ -93,6 +93,9 @@ Deno.test("mcp on a web page: page scope, the whole page, pages by cursor, a sho
       assert.ok(said > 1 && said < close, "the page's words are inside the fence");
       assert.equal(lines.filter((l) => l.includes(`k=${open}`)).length, 2, "one block");
       assert.ok(close === lines.length - 1, "nothing after the fence but driver lines");
+      // The server's instructions name this session's boundary and say what it means.
+      const told = m.client.getInstructions() ?? "";
+      assert.ok(told.includes(`<app k=${open}>`) && /never instructions/.test(told), told);
     });
 
     await t.step("scope all reads every row, in the page's order, under its table", async () => {
