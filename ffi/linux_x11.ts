@@ -7,6 +7,15 @@
  * replaces it with a callback that only records the error; {@link checkX} then syncs and
  * throws what was recorded for that display.
  *
+ * A lost connection (the X server died) goes to Xlib's IO error handler, whose default
+ * also calls `exit()`: the driver died with its X server. The trap replaces that handler
+ * too, and on each display it is told of, the IO error *exit* handler (libX11 1.7.99+),
+ * with callbacks that only record the display as lost and return. libX11 1.8 lets both
+ * return: it marks the `Display *` as failed, and every later call on it returns at once
+ * (zeros, NULL, or values that mean nothing) without touching the socket. Nothing here
+ * longjmps out of Xlib (a Deno callback cannot), so the dead `Display *` stays consistent
+ * enough to close; it must never be used for anything else ({@link connectionLost}).
+ *
  * @module
  */
 import { openLibrary } from "./open.ts";
@@ -176,6 +185,15 @@ export const X11_SYMBOLS = {
   XExtendedMaxRequestSize: { parameters: ["pointer"], result: "i64" },
   // XErrorHandler XSetErrorHandler(int (*handler)(Display *, XErrorEvent *));
   XSetErrorHandler: { parameters: ["function"], result: "pointer" },
+  // XIOErrorHandler XSetIOErrorHandler(int (*handler)(Display *));
+  XSetIOErrorHandler: { parameters: ["function"], result: "pointer" },
+  // void XSetIOErrorExitHandler(Display *display, void (*handler)(Display *, void *),
+  //                             void *user_data);  (libX11 1.7.99 and later)
+  XSetIOErrorExitHandler: {
+    parameters: ["pointer", "function", "pointer"],
+    result: "void",
+    optional: true,
+  },
   // int XGetErrorText(Display *display, int code, char *buffer_return, int length);
   XGetErrorText: { parameters: ["pointer", "i32", "buffer", "i32"], result: "i32" },
 } as const satisfies Deno.ForeignLibraryInterface;
@@ -246,57 +264,129 @@ const BAD_WINDOW = 3;
 const BAD_DRAWABLE = 9;
 const MAX_RECORDED = 32;
 const recorded = new Map<bigint, Recorded[]>();
+/** Displays whose connection broke (an IO error), by `Display *`. */
+const lost = new Set<bigint>();
+/** Names of the displays the trap was told of, by `Display *`, for error messages. */
+const names = new Map<bigint, string>();
 const HANDLER = { parameters: ["pointer", "pointer"], result: "i32" } as const;
+const IO_HANDLER = { parameters: ["pointer"], result: "i32" } as const;
+const IO_EXIT_HANDLER = { parameters: ["pointer", "pointer"], result: "void" } as const;
 let trap:
-  | { callback: Deno.UnsafeCallback<typeof HANDLER>; previous: Deno.PointerValue; users: number }
+  | {
+    callback: Deno.UnsafeCallback<typeof HANDLER>;
+    previous: Deno.PointerValue;
+    io: Deno.UnsafeCallback<typeof IO_HANDLER>;
+    previousIo: Deno.PointerValue;
+    exit: Deno.UnsafeCallback<typeof IO_EXIT_HANDLER>;
+    users: number;
+  }
   | undefined;
 
 /**
- * Installs the recording error handler (reference counted: one per open display). Xlib
- * calls it synchronously from inside the FFI call that read the error, on this thread.
+ * Installs the recording error handlers (reference counted: one per open display). Xlib
+ * calls them synchronously from inside the FFI call that read the error, on this thread.
+ * With `dpy`, that display's connection loss is survived too (see the module doc): its IO
+ * error exit handler returns instead of exiting, where libX11 has
+ * `XSetIOErrorExitHandler`; `name` is the display's name for error messages.
  */
-export function retainErrorTrap(lib: X11): void {
+export function retainErrorTrap(lib: X11, dpy?: Deno.PointerObject, name = ""): void {
   if (trap) {
     trap.users++;
-    return;
+  } else {
+    const callback = new Deno.UnsafeCallback(HANDLER, (dpy, event) => {
+      if (dpy === null || event === null) return 0;
+      // XErrorEvent on x86_64: int type@0, Display* @8, XID resourceid@16, serial@24,
+      // unsigned char error_code@32, request_code@33, minor_code@34.
+      const view = new Deno.UnsafePointerView(event);
+      const key = Deno.UnsafePointer.value(dpy);
+      const list = recorded.get(key) ?? [];
+      if (list.length < MAX_RECORDED) {
+        list.push({
+          errorCode: view.getUint8(32),
+          requestCode: view.getUint8(33),
+          resourceId: Number(view.getBigUint64(16)),
+        });
+      }
+      recorded.set(key, list);
+      return 0;
+    });
+    // Called once or more per broken connection; only records it (no X call: it is dead).
+    const io = new Deno.UnsafeCallback(IO_HANDLER, (dpy) => {
+      if (dpy !== null) lost.add(Deno.UnsafePointer.value(dpy));
+      return 0;
+    });
+    // Returning is the point: the default calls exit().
+    const exit = new Deno.UnsafeCallback(IO_EXIT_HANDLER, () => {});
+    const previous = lib.XSetErrorHandler(callback.pointer);
+    const previousIo = lib.XSetIOErrorHandler(io.pointer);
+    trap = { callback, previous, io, previousIo, exit, users: 1 };
   }
-  const callback = new Deno.UnsafeCallback(HANDLER, (dpy, event) => {
-    if (dpy === null || event === null) return 0;
-    // XErrorEvent on x86_64: int type@0, Display* @8, XID resourceid@16, serial@24,
-    // unsigned char error_code@32, request_code@33, minor_code@34.
-    const view = new Deno.UnsafePointerView(event);
+  if (dpy) {
     const key = Deno.UnsafePointer.value(dpy);
-    const list = recorded.get(key) ?? [];
-    if (list.length < MAX_RECORDED) {
-      list.push({
-        errorCode: view.getUint8(32),
-        requestCode: view.getUint8(33),
-        resourceId: Number(view.getBigUint64(16)),
-      });
-    }
-    recorded.set(key, list);
-    return 0;
-  });
-  const previous = lib.XSetErrorHandler(callback.pointer);
-  trap = { callback, previous, users: 1 };
+    names.set(key, name);
+    // Without it (libX11 before 1.7.99) a lost server still ends the process, as before.
+    lib.XSetIOErrorExitHandler?.(dpy, trap.exit.pointer, null);
+  }
 }
 
-/** Drops one user of the error trap; the last one restores Xlib's previous handler. */
+/**
+ * Drops one user of the error trap; the last one restores Xlib's previous handlers. Call it
+ * after `XCloseDisplay(dpy)`: closing a lost display still goes through the IO handlers.
+ */
 export function releaseErrorTrap(lib: X11, dpy: Deno.PointerObject): void {
-  recorded.delete(Deno.UnsafePointer.value(dpy));
+  const key = Deno.UnsafePointer.value(dpy);
+  recorded.delete(key);
+  lost.delete(key);
+  names.delete(key);
   if (!trap || --trap.users > 0) return;
   lib.XSetErrorHandler(trap.previous);
+  lib.XSetIOErrorHandler(trap.previousIo);
   trap.callback.close();
+  trap.io.close();
+  trap.exit.close();
   trap = undefined;
+}
+
+/**
+ * Whether `dpy`'s connection broke (its X server died or dropped it). A lost `Display *`
+ * answers every call with nothing meaningful; only `XCloseDisplay` may still be called.
+ */
+export function connectionLost(dpy: Deno.PointerObject): boolean {
+  return lost.has(Deno.UnsafePointer.value(dpy));
+}
+
+/**
+ * The error for an X display whose server is gone: `driver_unavailable`, reason
+ * `x_display_gone`, naming the display.
+ */
+export function displayGone(
+  name: string,
+  what: string,
+  why = "its X server closed the connection",
+): DriverError {
+  return new DriverError(
+    "driver_unavailable",
+    `Cannot ${what}: X display "${name}" is gone (${why})`,
+    { reason: "x_display_gone", display: name },
+  );
+}
+
+/** Throws {@link displayGone} when `dpy`'s connection is lost. */
+export function checkConnection(dpy: Deno.PointerObject, what: string): void {
+  if (!connectionLost(dpy)) return;
+  throw displayGone(names.get(Deno.UnsafePointer.value(dpy)) ?? "", what);
 }
 
 /**
  * Waits until the server has processed every request sent on `dpy` (`XSync`), then throws
  * the first X error recorded since the last check: BadWindow/BadDrawable as
- * `window_not_found`, anything else as `internal`, with an {@link XProtocolError} cause.
+ * `window_not_found`, anything else as `internal`, with an {@link XProtocolError} cause;
+ * a lost connection as {@link displayGone}.
  */
 export function checkX(lib: X11, dpy: Deno.PointerObject, what: string): void {
   lib.XSync(dpy, 0);
+  // A sync on a dead connection is where its loss is usually first noticed.
+  checkConnection(dpy, what);
   const key = Deno.UnsafePointer.value(dpy);
   const errors = recorded.get(key);
   if (!errors || errors.length === 0) return;
@@ -322,9 +412,17 @@ export function checkX(lib: X11, dpy: Deno.PointerObject, what: string): void {
   );
 }
 
-/** Throws `internal` when an Xlib call returned a false `Status`/`Bool` (or NULL). */
-export function checkStatus(ok: number | boolean | Deno.PointerValue, what: string): void {
+/**
+ * Throws `internal` when an Xlib call returned a false `Status`/`Bool` (or NULL); with
+ * `dpy`, {@link displayGone} when that is because its connection was lost.
+ */
+export function checkStatus(
+  ok: number | boolean | Deno.PointerValue,
+  what: string,
+  dpy?: Deno.PointerObject,
+): void {
   if (ok === 0 || ok === false || ok === null) {
+    if (dpy) checkConnection(dpy, what);
     throw new DriverError("internal", `Cannot ${what}: the X server refused the request`, {
       reason: "x_status",
     });

@@ -35,6 +35,8 @@ export class Following {
   /** First reads under way, per app: their app must stay followed. */
   readonly #reading = new Map<string, number>();
   readonly #muted = new Map<string, string>();
+  /** Apps muted because following them failed (the engine's bus was gone, say). */
+  readonly #followFailed = new Set<string>();
   /** First reads under way, per window: it must be watched for placement meanwhile. */
   readonly #readingWindows = new Map<string, number>();
   /** The windows the engine was last told to watch for placement, as one key. */
@@ -130,8 +132,12 @@ export class Following {
       await engine.follow([...this.#followed]);
     } catch (err) {
       this.#followed.delete(app);
+      this.#followFailed.add(app);
       this.#muted.set(app, `no_notifications: ${err instanceof Error ? err.message : err}`);
+      return;
     }
+    // Followed at last (the engine's bus came back): what the failure muted is heard again.
+    if (this.#followFailed.delete(app)) this.setMuted(app, undefined);
   }
 
   /** Lets the engine stop hearing apps that have no watched window left. */
@@ -142,6 +148,7 @@ export class Following {
     const keep = new Set(this.#reading.keys());
     for (const w of this.#windows()) if (heardBy(w.map.engine, engine.name)) keep.add(w.app);
     for (const app of this.#muted.keys()) if (!keep.has(app)) this.#muted.delete(app);
+    for (const app of this.#followFailed) if (!keep.has(app)) this.#followFailed.delete(app);
     const drop = [...this.#followed].filter((app) => !keep.has(app));
     if (drop.length === 0) return;
     for (const app of drop) this.#followed.delete(app);

@@ -87,6 +87,19 @@ export function toDriverError(err: unknown, what: string, ref: Ref): Error {
 }
 
 /**
+ * The accessibility bus connection closed under a call made through it: the bus (or the
+ * session bus it was found on) went away, not the app.
+ */
+export function busGone(err: DBusClosedError): DriverError {
+  return new DriverError(
+    "driver_unavailable",
+    `The accessibility bus is gone: ${err.message}`,
+    { reason: "no_accessibility_bus" },
+    { cause: err },
+  );
+}
+
+/**
  * `.catch` for a call on an object or interface the app may not have: "not found" (a
  * node that went away, or one without that interface, which D-Bus reports alike) is
  * undefined; any other failure is thrown on.
@@ -292,6 +305,8 @@ export class AtspiClient {
         ...(signature ? { signature, body: body ?? [] } : {}),
       }, { timeoutMs: limits.timeoutMs, ...(limits.signal ? { signal: limits.signal } : {}) });
     } catch (err) {
+      // Through the bus, a closed connection is the bus's loss (the engine connects again).
+      if (!direct && err instanceof DBusClosedError) throw busGone(err);
       throw toDriverError(err, `${iface}.${member}`, ref);
     }
   }
@@ -346,6 +361,7 @@ export class AtspiClient {
       }, { timeoutMs: limits.timeoutMs });
       return Number(pid);
     } catch (err) {
+      if (err instanceof DBusClosedError) throw busGone(err);
       throw toDriverError(err, "GetConnectionUnixProcessID", { bus, path: "/" });
     }
   }

@@ -101,6 +101,11 @@ const BOUNDS_ONLY: RawNode = {
   children: [],
 };
 
+/** The first wait before connecting again to an accessibility bus that went away. */
+const REBUS_MIN_MS = 250;
+/** The longest wait between two tries. */
+const REBUS_MAX_MS = 4_000;
+
 /** AT-SPI + X11. */
 /** The X selection behind each of `clipboard_*`'s names. */
 const SELECTIONS = { clipboard: "CLIPBOARD", primary: "PRIMARY" } as const;
@@ -123,6 +128,13 @@ export class AtspiEngine implements Engine {
   readonly #owners = new Set<SelectionOwner>();
   #connecting: Promise<AtspiClient> | undefined;
   #events: AtspiEvents | undefined;
+  /** The subscriber's listener while subscribed: it hears the bus that replaces a lost one. */
+  #heard: ((event: EngineEvent) => void) | undefined;
+  /** The apps the subscriber follows, asked again of the events of a new bus. */
+  #followed: readonly string[] = [];
+  /** The next try to connect again after the bus went, and the wait before it. */
+  #rebus: ReturnType<typeof setTimeout> | undefined;
+  #rebusMs = REBUS_MIN_MS;
   /** X moves of watched windows, heard while subscribed (placement.ts). */
   #placement: WindowPlacement | undefined;
   /** Each window's title as last listed or read: how its X window is found. */
@@ -161,14 +173,110 @@ export class AtspiEngine implements Engine {
 
   #connect(): Promise<AtspiClient> {
     if (this.#client && this.#bus && !this.#bus.closed) return Promise.resolve(this.#client);
-    this.#connecting ??= connectA11yBus(this.#env).then((bus) => {
-      this.#bus = bus;
-      this.#client = new AtspiClient(bus);
-      return this.#client;
-    }).finally(() => {
+    this.#connecting ??= this.#open().finally(() => {
       this.#connecting = undefined;
     });
     return this.#connecting;
+  }
+
+  /**
+   * Connects to the accessibility bus (again, after a loss) and, while subscribed, starts
+   * hearing its events before anyone can read through it: a read on the new bus must
+   * never predate its notifications.
+   */
+  async #open(): Promise<AtspiClient> {
+    const bus = await connectA11yBus(this.#env);
+    if (this.#closed) {
+      bus.close();
+      throw new DriverError("driver_unavailable", "The AT-SPI engine is closed", {
+        reason: "closed",
+      });
+    }
+    if (this.#heard) {
+      try {
+        await this.#listen(bus);
+      } catch (err) {
+        bus.close();
+        throw err;
+      }
+    }
+    const client = new AtspiClient(bus);
+    this.#bus = bus;
+    this.#client = client;
+    bus.onClose(() => this.#busLost(bus, client));
+    return client;
+  }
+
+  /** Hears `bus`'s events (the subscriber's listener), following the followed apps. */
+  async #listen(bus: DBusConnection): Promise<void> {
+    const heard = this.#heard;
+    if (!heard) return;
+    const events = new AtspiEvents(bus, heard, { muteMs: this.#muteMs });
+    try {
+      await events.start();
+      if (this.#followed.length > 0) await events.follow(this.#followed);
+    } catch (err) {
+      await events.close();
+      throw err;
+    }
+    const before = this.#events;
+    this.#events = events;
+    this.#known.focusHeard = true;
+    if (before) await before.close();
+  }
+
+  /**
+   * The accessibility bus went (it, or the session bus it was found on, was restarted): every
+   * app on it is gone for the engine, since bus names never carry over to another bus, and
+   * the subscriber is told so. While subscribed, the engine connects again on its own, with
+   * a growing wait; any call connects again at once.
+   */
+  #busLost(bus: DBusConnection, client: AtspiClient): void {
+    if (this.#closed || this.#bus !== bus) return;
+    const apps = new Set([
+      ...this.#listings.apps.keys(),
+      ...[...this.#windows.values()].map((w) => w.ref.bus),
+    ]);
+    log("warn", "the accessibility bus connection closed; apps on it are gone", {
+      apps: apps.size,
+    });
+    const none = new Set<string>();
+    this.#windows.clear();
+    this.#departed.clear();
+    this.#titles.clear();
+    this.#shown.clear();
+    this.#listings.apps.clear();
+    this.#listings.hung.clear();
+    this.#known.keep(none);
+    this.#warmups.keep(none);
+    this.#origins.keep(() => false);
+    void client.close();
+    // The followed apps were that bus's; the subscriber follows the next bus's anew.
+    this.#followed = [];
+    const events = this.#events;
+    this.#events = undefined;
+    this.#known.focusHeard = false;
+    void events?.close();
+    for (const app of apps) this.#heard?.({ app, kind: "gone" });
+    if (this.#heard) this.#reconnectLater();
+  }
+
+  /** Tries to connect again after a wait, until it does or the subscriber leaves. */
+  #reconnectLater(): void {
+    if (this.#rebus !== undefined || this.#closed) return;
+    this.#rebus = setTimeout(() => {
+      this.#rebus = undefined;
+      if (this.#closed || !this.#heard) return;
+      this.#connect().then(() => {
+        this.#rebusMs = REBUS_MIN_MS;
+        log("info", "the accessibility bus is back: connected and subscribed again", {});
+      }, (err) => {
+        this.#rebusMs = Math.min(this.#rebusMs * 2, REBUS_MAX_MS);
+        log("debug", "the accessibility bus is still gone", { error: String(err) });
+        this.#reconnectLater();
+      });
+    }, this.#rebusMs);
+    Deno.unrefTimer(this.#rebus);
   }
 
   #display(): X11Display {
@@ -654,7 +762,6 @@ export class AtspiEngine implements Engine {
   }
 
   async subscribe(listener: (event: EngineEvent) => void): Promise<() => Promise<void>> {
-    await this.#connect();
     const known = this.#known;
     // `Event.Focus` (no detail; a `focused` state change may be a loss) says where each
     // app's focus went: an in-place cell editor is found by it (cell_editor.ts).
@@ -664,10 +771,15 @@ export class AtspiEngine implements Engine {
       }
       listener(event);
     };
-    const events = new AtspiEvents(this.#bus!, heard, { muteMs: this.#muteMs });
-    await events.start();
-    known.focusHeard = true;
-    this.#events = events;
+    this.#heard = heard;
+    try {
+      await this.#connect();
+      // Connected before subscribing: the events of that bus are not heard yet.
+      if (!this.#events) await this.#listen(this.#bus!);
+    } catch (err) {
+      this.#heard = undefined;
+      throw err;
+    }
     const placement = new WindowPlacement(
       listener,
       () => PlacementWatch.open(this.#display().name),
@@ -679,13 +791,18 @@ export class AtspiEngine implements Engine {
     );
     this.#placement = placement;
     return async () => {
-      if (this.#events === events) {
-        this.#events = undefined;
-        known.focusHeard = false;
-      }
       if (this.#placement === placement) this.#placement = undefined;
       placement.close();
-      await events.close();
+      // A later subscriber owns the events now.
+      if (this.#heard !== heard) return;
+      this.#heard = undefined;
+      this.#followed = [];
+      clearTimeout(this.#rebus);
+      this.#rebus = undefined;
+      const events = this.#events;
+      this.#events = undefined;
+      known.focusHeard = false;
+      await events?.close();
     };
   }
 
@@ -701,6 +818,8 @@ export class AtspiEngine implements Engine {
   }
 
   async follow(apps: readonly string[]): Promise<void> {
+    // Kept for the events of the next bus, when this one goes.
+    this.#followed = [...apps];
     await this.#events?.follow(apps);
   }
 
@@ -716,6 +835,8 @@ export class AtspiEngine implements Engine {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    clearTimeout(this.#rebus);
+    this.#rebus = undefined;
     await this.#connecting?.catch(() => {});
     this.#placement?.close();
     for (const owner of this.#owners) owner.close();

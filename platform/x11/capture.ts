@@ -80,7 +80,7 @@ function readRoot(display: X11Display, r: Bounds): Capture {
   const image = x11.XGetImage(dpy, root, r.x, r.y, r.w, r.h, ALL_PLANES, Z_PIXMAP);
   if (image === null) {
     checkX(x11, dpy, `capture ${r.w}x${r.h} at (${r.x}, ${r.y})`);
-    checkStatus(image, `capture ${r.w}x${r.h} at (${r.x}, ${r.y})`);
+    checkStatus(image, `capture ${r.w}x${r.h} at (${r.x}, ${r.y})`, dpy);
   }
   try {
     return { width: r.w, height: r.h, scale: 1, origin: { x: r.x, y: r.y }, rgba: toRgba(image!) };

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { checkX, cString } from "../../ffi/linux_x11.ts";
+import { checkConnection, checkX, cString } from "../../ffi/linux_x11.ts";
 import { DriverError, isDriverError } from "../../protocol/errors.ts";
 import { X11Display, type X11Handle, x11Handle } from "./display.ts";
 
@@ -189,6 +189,8 @@ async function waitEvent(
       h.x11.XNextEvent(h.dpy, event);
       if (match(view)) return view;
     }
+    // A lost connection has no events to wait for: say so now, not at the deadline.
+    checkConnection(h.dpy, "read the selection");
     until.signal?.throwIfAborted();
     const left = until.at - performance.now();
     if (left <= 0) throw until.timeout();
@@ -354,7 +356,8 @@ export async function readSelection(
         { ms: opts.timeoutMs, selection },
       ),
   };
-  using conn = X11Display.open(displayName);
+  // Its own connection, for one read: a server lost meanwhile fails the read.
+  using conn = X11Display.open(displayName, { reconnect: false });
   const h = x11Handle(conn);
   const atoms = internAtoms(h, selection);
   if (h.x11.XGetSelectionOwner(h.dpy, atoms.selection) === NONE) return null;
@@ -413,6 +416,20 @@ interface Transfer {
   at: number;
 }
 
+/**
+ * The handle of `conn`, or undefined once its server is gone (found now or before): a
+ * timer's poll must never throw for that.
+ */
+function liveHandle(conn: X11Display): X11Handle | undefined {
+  if (conn.lost) return undefined;
+  try {
+    return x11Handle(conn);
+  } catch (err) {
+    if (conn.lost) return undefined;
+    throw err;
+  }
+}
+
 /** The owner per display and selection: the process owns each selection at most once. */
 const owners = new Map<string, SelectionOwner>();
 /** Claims of one selection run one after another. */
@@ -456,7 +473,8 @@ export class SelectionOwner {
     this.displayName = displayName;
     this.selection = selection;
     this.#key = key;
-    const conn = X11Display.open(displayName);
+    // The selection lives on this connection: a server lost takes it along (no reconnect).
+    const conn = X11Display.open(displayName, { reconnect: false });
     try {
       const h = x11Handle(conn);
       this.#atoms = internAtoms(h, selection);
@@ -546,7 +564,13 @@ export class SelectionOwner {
     clearTimeout(this.#timer);
     this.#transfers.clear();
     if (owners.get(this.#key) === this) owners.delete(this.#key);
-    const h = x11Handle(conn);
+    const h = liveHandle(conn);
+    if (!h) {
+      // The server and the selection are gone: nothing to give up, no request to make.
+      this.#since = undefined;
+      conn.close();
+      return;
+    }
     // At its own time: the server ignores this when someone took the selection later.
     if (this.#since !== undefined) {
       h.x11.XSetSelectionOwner(h.dpy, this.#atoms.selection, NONE, this.#since);
@@ -632,7 +656,9 @@ export class SelectionOwner {
   /** Handles every event that has come, without waiting for one. */
   #pump(): void {
     if (!this.#conn) return;
-    const h = x11Handle(this.#conn);
+    // Its X server went: the selection went with it, as if another client took it.
+    const h = liveHandle(this.#conn);
+    if (!h) return this.#lose();
     const v = this.#view;
     let wrote = false;
     while (h.x11.XPending(h.dpy) > 0) {

@@ -3,6 +3,7 @@ import { DriverError } from "../../protocol/errors.ts";
 import { readSelection, type SelectionName, SelectionOwner } from "./clipboard.ts";
 import { type App, run, start, waitFor } from "./_testing.ts";
 import { desktopTests } from "../../tests/support/desktop.ts";
+import { startXvfb } from "../../tests/support/own_desktop.ts";
 
 const desktop = desktopTests();
 const DISPLAY = Deno.env.get("DISPLAY") ?? "";
@@ -291,5 +292,29 @@ Deno.test({
         clearTimeout(timer);
       }
     });
+  },
+});
+
+Deno.test({
+  name: "SelectionOwner loses its selection with its X server, and its poll never throws",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    const server = await startXvfb();
+    try {
+      let lost = 0;
+      const owner = await SelectionOwner.claim(server.display, "CLIPBOARD", "kept", {
+        onLost: () => lost++,
+      });
+      await server.kill();
+      // Its timer polls the dead connection: the loss is heard, and nothing is thrown.
+      await waitFor("the selection lost", () => lost === 1 ? true : undefined, 5_000);
+      assert.equal(owner.owned, false);
+      owner.close();
+      await server.start();
+      // The new server has no owner: the old one's text is gone with its server.
+      assert.equal(await readSelection(server.display, "CLIPBOARD", READ), null);
+    } finally {
+      await server.stop();
+    }
   },
 });

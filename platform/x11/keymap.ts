@@ -6,7 +6,7 @@
  */
 import { checkStatus, checkX } from "../../ffi/linux_x11.ts";
 import { DriverError } from "../../protocol/errors.ts";
-import { onClose, type X11Display, type X11Handle, x11Handle } from "./display.ts";
+import { onClose, sameConnection, type X11Display, type X11Handle, x11Handle } from "./display.ts";
 import { pingFocusedApp } from "./ping.ts";
 
 /** How to produce one keysym: a keycode, pressed with or without Shift. */
@@ -52,7 +52,7 @@ export class Keymap {
     const count = max - min + 1;
     const per = new Int32Array(1);
     const ptr = x11.XGetKeyboardMapping(dpy, min, count, per);
-    checkStatus(ptr, "read the keyboard mapping");
+    checkStatus(ptr, "read the keyboard mapping", dpy);
     try {
       const perCode = per[0]!;
       const syms = new BigUint64Array(count * perCode);
@@ -99,11 +99,19 @@ export class ScratchKeys {
   readonly #free: number[];
   readonly #bound = new Map<bigint, number>();
   #forget: (() => void) | undefined;
+  /** The connection the keycodes were bound on: the only server they are bound on. */
+  #connection: number | undefined;
 
   /** Uses the spare keycodes of `keymap` on `display`. */
   constructor(display: X11Display, keymap: Keymap) {
     this.#display = display;
     this.#free = keymap.spare();
+  }
+
+  /** Whether the keycodes can still be unbound: their connection is open and alive. */
+  get #reachable(): boolean {
+    return this.#connection === undefined ||
+      sameConnection(this.#display, this.#connection) !== undefined;
   }
 
   /** How many distinct keysyms can be bound at once. */
@@ -113,7 +121,14 @@ export class ScratchKeys {
 
   /** Binds each keysym (both Shift levels) to its own spare keycode and syncs. */
   bind(keysyms: Iterable<bigint>): void {
-    const { x11, dpy } = x11Handle(this.#display);
+    const { x11, dpy, connection } = x11Handle(this.#display);
+    if (this.#connection !== undefined && this.#connection !== connection) {
+      throw new DriverError("driver_unavailable", "Cannot type: the X server was replaced", {
+        reason: "x_display_gone",
+        display: this.#display.name,
+      });
+    }
+    this.#connection = connection;
     this.#forget ??= onClose(this.#display, () => this.#unbind());
     for (const sym of keysyms) {
       if (this.#bound.has(sym)) continue;
@@ -140,10 +155,11 @@ export class ScratchKeys {
   /**
    * Waits until the focused app has read the keys sent so far (see PING_TIMEOUT_MS), then
    * unbinds everything. Never aborted. Nothing left to do when the display closed meanwhile
-   * (closing unbound them).
+   * (closing unbound them) or its server went (the bindings went with it).
    */
   async restore(): Promise<void> {
     if (this.#bound.size === 0) return;
+    if (!this.#reachable) return this.#bound.clear();
     const ping = this.#display.closed
       ? "no_client"
       // A server that cannot take a second connection proves nothing either way.
@@ -152,7 +168,7 @@ export class ScratchKeys {
     if (ping === "no_client" || ping === "gone") {
       await new Promise((resolve) => setTimeout(resolve, RESTORE_GRACE_MS));
     }
-    if (this.#display.closed) return;
+    if (this.#display.closed || !this.#reachable) return this.#bound.clear();
     this.#forget?.();
     this.#forget = undefined;
     this.#unbind();

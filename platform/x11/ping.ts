@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { cString } from "../../ffi/linux_x11.ts";
+import { connectionLost, cString } from "../../ffi/linux_x11.ts";
 import { X11Display, type X11Handle, x11Handle } from "./display.ts";
 import { longs, property, queryTree } from "./window_props.ts";
 
@@ -138,7 +138,7 @@ async function ping(
   timeoutMs: number,
   targetOf: (h: X11Handle, atoms: PingAtoms) => bigint | undefined,
 ): Promise<PingResult> {
-  using conn = X11Display.open(display.name);
+  using conn = X11Display.open(display.name, { reconnect: false });
   const h = x11Handle(conn);
   const atoms = {
     protocols: h.x11.XInternAtom(h.dpy, cString("WM_PROTOCOLS"), 0),
@@ -170,6 +170,8 @@ async function ping(
       if (isAnswer(view, h.root, atoms.ping, sent)) return "answered";
       if (isGone(view, target)) return "gone";
     }
+    // The server went: no answer will come, and nothing is proven.
+    if (connectionLost(h.dpy)) return "no_client";
     await new Promise((resolve) => setTimeout(resolve, pause));
   }
   return "timeout";

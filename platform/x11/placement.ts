@@ -14,6 +14,10 @@
  * counts as changed only when its place did: a raise or a restack sends ConfigureNotify
  * too, and must not cost a read.
  *
+ * When the X server is lost its windows and selections go with it: the connection opens
+ * again on the next use once a server answers, and everything watched is forgotten then
+ * (its windows were the old server's).
+ *
  * @module
  */
 import { checkX } from "../../ffi/linux_x11.ts";
@@ -47,9 +51,22 @@ export class PlacementWatch {
   /** Frame → the client it holds, for the frames' own events. */
   readonly #clientOfTop = new Map<bigint, bigint>();
   readonly #event = new Uint8Array(XEVENT_SIZE);
+  /** The connection the watched windows were selected on. */
+  #connection: number | undefined;
 
   private constructor(conn: X11Display) {
     this.#conn = conn;
+  }
+
+  /** The handle; on a new connection (the server was replaced) nothing is watched. */
+  #handle(): X11Handle {
+    const h = x11Handle(this.#conn);
+    if (this.#connection !== h.connection) {
+      this.#connection = h.connection;
+      this.#places.clear();
+      this.#clientOfTop.clear();
+    }
+    return h;
   }
 
   /** Opens a connection of its own to display `name` (throws `driver_unavailable`). */
@@ -62,7 +79,7 @@ export class PlacementWatch {
    * on this connection so that errors about windows vanishing meanwhile stay here.
    */
   clientOf(pid: number, title: string): number | undefined {
-    const h = x11Handle(this.#conn);
+    const h = this.#handle();
     try {
       return clientWindowOf(this.#conn, pid, title);
     } finally {
@@ -72,11 +89,13 @@ export class PlacementWatch {
 
   /** How many client windows are watched now. */
   get size(): number {
+    if (this.#conn.lost) this.#forgetLost();
     return this.#places.size;
   }
 
   /** The client windows watched now. */
   get watched(): number[] {
+    if (this.#conn.lost) this.#forgetLost();
     return [...this.#places.keys()].map(Number);
   }
 
@@ -86,8 +105,8 @@ export class PlacementWatch {
    */
   add(xid: number): boolean {
     const client = BigInt(xid);
+    const h = this.#handle();
     if (this.#places.has(client)) return true;
-    const h = x11Handle(this.#conn);
     // Selected before the place is read: a change in between is reported, not lost.
     h.x11.XSelectInput(h.dpy, client, STRUCTURE_NOTIFY_MASK);
     const place = placeOf(h, client);
@@ -106,8 +125,8 @@ export class PlacementWatch {
   remove(xid: number): void {
     const client = BigInt(xid);
     const place = this.#places.get(client);
-    if (!place) return;
-    const h = x11Handle(this.#conn);
+    if (!place || this.#conn.lost) return;
+    const h = this.#handle();
     this.#places.delete(client);
     this.#unselectTop(h, place.top, client);
     h.x11.XSelectInput(h.dpy, client, NO_EVENTS);
@@ -121,8 +140,10 @@ export class PlacementWatch {
    * a caller about to trust a cached map sees every move X has already made.
    */
   changed(sync = false): number[] {
+    if (this.#conn.lost) this.#forgetLost();
     if (this.#places.size === 0) return [];
-    const h = x11Handle(this.#conn);
+    const h = this.#handle();
+    if (this.#places.size === 0) return []; // a new server: nothing of it watched yet
     if (sync) h.x11.XSync(h.dpy, 0);
     const touched = new Set<bigint>();
     const view = new DataView(this.#event.buffer);
@@ -162,6 +183,12 @@ export class PlacementWatch {
     this.#places.clear();
     this.#clientOfTop.clear();
     this.#conn.close();
+  }
+
+  /** The server went: so did every window watched on it. */
+  #forgetLost(): void {
+    this.#places.clear();
+    this.#clientOfTop.clear();
   }
 
   #selectTop(h: X11Handle, client: bigint, top: bigint): void {

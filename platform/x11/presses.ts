@@ -5,13 +5,14 @@
  * @module
  */
 import type { X11, Xtst } from "../../ffi/linux_x11.ts";
-import { onClose, type X11Display, x11Handle } from "./display.ts";
+import { onClose, sameConnection, type X11Display, x11Handle } from "./display.ts";
 import type { Stroke } from "./keymap.ts";
 
 /**
  * XTEST events, remembering what is held so {@link releaseAll} can let it all go, also
- * when the display closes mid-input. Once it is closed every call is a no-op: the
- * `Display *` is freed then, and using it would crash the process.
+ * when the display closes mid-input. Once it is closed, or its connection lost, every call
+ * is a no-op: the `Display *` is freed then, and using it would crash the process; and
+ * presses meant for a server that died must not reach the one that replaced it.
  */
 export class Presses {
   readonly #display: X11Display;
@@ -20,11 +21,14 @@ export class Presses {
   readonly #keys: number[] = [];
   readonly #buttons: number[] = [];
   readonly #forget: () => void;
+  readonly #connection: number;
 
   /** Sends on `display` through libXtst `xt`; {@link dispose} when done. */
   constructor(display: X11Display, xt: Xtst) {
     this.#display = display;
-    this.#x11 = x11Handle(display).x11;
+    const h = x11Handle(display);
+    this.#x11 = h.x11;
+    this.#connection = h.connection;
     this.#xt = xt;
     this.#forget = onClose(display, () => this.releaseAll());
   }
@@ -81,7 +85,7 @@ export class Presses {
   }
 
   #dpy(): Deno.PointerObject | undefined {
-    return this.#display.closed ? undefined : x11Handle(this.#display).dpy;
+    return sameConnection(this.#display, this.#connection)?.dpy;
   }
 }
 
