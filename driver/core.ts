@@ -14,6 +14,9 @@ import { WindowLocks } from "../locks/mod.ts";
 import { AppWindows } from "./app_windows.ts";
 import { ImagePool } from "./images/pool.ts";
 
+/** How often an engine that went away is asked again whether it can serve. */
+const RECHECK_MS = 1_000;
+
 /** Shared state of one driver. */
 export class DriverCore {
   /** Tunables. */
@@ -81,6 +84,7 @@ export class DriverCore {
   async recheck(): Promise<void> {
     await Promise.all(this.#loaded.map(async (l) => {
       if (!l.engine) return;
+      const was = l.availability.available;
       try {
         l.availability = await l.engine.availability();
       } catch (err) {
@@ -89,7 +93,28 @@ export class DriverCore {
           reason: err instanceof Error ? err.message : String(err),
         };
       }
+      if (was && !l.availability.available) this.#lost.add(l);
     }));
+    for (const l of this.#lost) if (l.availability.available) this.#lost.delete(l);
+    this.#retry();
+  }
+
+  /**
+   * Engines a check found gone that could serve before (their bus restarting): asked
+   * again every {@link RECHECK_MS} until they answer, so ops stop being refused soon
+   * after the bus is back, not only at the next `hello`.
+   */
+  readonly #lost = new Set<LoadedEngine>();
+  #retrying = false;
+
+  #retry(): void {
+    if (this.#lost.size === 0 || this.#retrying) return;
+    this.#retrying = true;
+    // Never keeps the process alive: a driver stopping need not wait for it.
+    Deno.unrefTimer(setTimeout(() => {
+      this.#retrying = false;
+      this.recheck().catch(() => {});
+    }, RECHECK_MS));
   }
 
   /** Some engine can serve, so ops are routed (else they fail with its reasons). */

@@ -414,3 +414,19 @@ Deno.test("sourceOf() sends a merged window back to the tree engine once its tre
     assert.deepEqual(sourceOf(core, w), { source: { source: "tree" }, reread: "alpha" });
   });
 });
+
+Deno.test("an engine a hello found gone is asked again until it is back, without another hello", async () => {
+  const { alpha } = alphaBeta();
+  await withCore([alpha], async (core) => {
+    alpha.availabilityNow = { available: false, reason: "no_accessibility_bus" };
+    await core.recheck();
+    assert.throws(() => core.engine(), /no_accessibility_bus/);
+    // The bus is back: within a retry period the engine serves again.
+    alpha.availabilityNow = { available: true };
+    const deadline = performance.now() + 5_000;
+    while (core.available("alpha") === undefined && performance.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(core.engine(), alpha);
+  });
+});
