@@ -30,11 +30,12 @@ Commands:
   call    Run one op and print the result: call OP ['{"json":"params"}']
   hello   Same as: call hello
   mcp     Serve the driver's ops as MCP tools on stdio (for MCP clients)
+  show-trace  Show a recorded trace in a browser, or write it as one HTML file
 
 Run 'allternit-driver <command> --help' for a command's options.`,
   serve:
     `Usage: allternit-driver serve [--socket PATH | --tcp [--host 127.0.0.1] [--port N]] [--data-dir DIR]
-                             [--exit-with-parent] [--print-env]
+                             [--exit-with-parent] [--print-env] [--trace DIR]
 
   --socket PATH   unix socket (default <data>/computer-use/allternit-driver.sock)
   --tcp           loopback TCP on a random port with a per-launch token
@@ -45,6 +46,8 @@ Run 'allternit-driver <command> --help' for a command's options.`,
                   (for a sidecar whose parent holds the stdin pipe open)
   --print-env     after the ready line, print ALLTERNIT_DRIVER_SOCKET=... (or
                   ALLTERNIT_DRIVER_ENDPOINT=... and ALLTERNIT_DRIVER_TOKEN=...) lines
+  --trace DIR     record every op, answer and screenshots around actions into the trace
+                  folder DIR (docs/traces.md; see show-trace)
 
 Prints one JSON line on stdout when ready: {"ready":true,"socket":...} or
 {"ready":true,"endpoint":"127.0.0.1:N","token":...}. Logs go to stderr as JSON lines.
@@ -78,6 +81,17 @@ when none answers (or with --in-process). Stops when stdin ends or on SIGTERM/SI
   --data-dir DIR  data folder (default ALLTERNIT_DATA_DIR or the OS convention)
 
 Tools: {TOOLS}`,
+  "show-trace": `Usage: allternit-driver show-trace DIR [--html OUT] [--port N]
+
+Shows the trace recorded in DIR (serve --trace, or the trace_start op): a timeline of ops,
+each with its params, answer, diff, screenshots before and after, and the element map.
+
+  --html OUT      write the viewer as one self-contained HTML file (images inlined)
+                  and exit, instead of serving it
+  --port N        port to serve on (default: random)
+
+Without --html, serves the viewer on 127.0.0.1, prints its URL and serves until
+SIGINT/SIGTERM. Exit codes: 0 done, 1 no trace there, 2 usage.`,
 };
 HELP.hello = HELP.call!;
 
@@ -126,6 +140,8 @@ async function main(args: string[]): Promise<number> {
       "exit-with-parent": "boolean",
       "print-env": "boolean",
       ops: "string",
+      trace: "string",
+      html: "string",
     });
   } catch (err) {
     console.error(`${(err as Error).message}\n\n${await helpOf(command)}`);
@@ -164,7 +180,18 @@ async function main(args: string[]): Promise<number> {
         ...(port !== undefined ? { port } : {}),
         ...(v["exit-with-parent"] ? { exitWithParent: true } : {}),
         ...(v["print-env"] ? { printEnv: true } : {}),
+        ...(v.trace !== undefined ? { trace: v.trace } : {}),
       });
+    }
+    case "show-trace": {
+      const [dir] = positionals;
+      const port = v.port === undefined ? 0 : Number(v.port);
+      if (!dir || !(Number.isInteger(port) && port >= 0 && port < 65536)) {
+        console.error(await helpOf(command));
+        return 2;
+      }
+      const { showTrace } = await load<typeof import("./cli/show_trace.ts")>("cli/show_trace");
+      return await showTrace({ dir, port, ...(v.html !== undefined ? { html: v.html } : {}) });
     }
     case "rpc": {
       const { forward } = await load<typeof import("./cli/forward.ts")>("cli/forward");

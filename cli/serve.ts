@@ -33,6 +33,8 @@ export interface ServeOptions {
   exitWithParent?: boolean;
   /** After the ready line, print `ALLTERNIT_DRIVER_*=value` lines for the parent. */
   printEnv?: boolean;
+  /** Record every op into this trace folder (docs/traces.md). */
+  trace?: string;
 }
 
 /** Exit codes of `serve`. */
@@ -43,7 +45,7 @@ export async function serve(options: ServeOptions): Promise<number> {
   // Taken before the ready line: a parent may act on that line and exit at once, and a
   // parent pid read after that would already be init's, so its exit would go unseen.
   const parent = Deno.ppid;
-  const { paths, driver, dispatcher } = await assemble(options.dataDir);
+  const { paths, driver, dispatcher } = await assemble(options.dataDir, false, options.trace);
   const { config } = driver;
   let refusals = 0;
   const server = new Server(dispatcher, {

@@ -21,12 +21,21 @@ export interface Assembled {
 
 /**
  * Starts a driver on `dataDirOverride` (or the default data folder); `oneShot` for a
- * driver that serves one call and exits.
+ * driver that serves one call and exits; `trace` records every op into that folder.
  */
-export async function assemble(dataDirOverride?: string, oneShot = false): Promise<Assembled> {
+export async function assemble(
+  dataDirOverride?: string,
+  oneShot = false,
+  trace?: string,
+): Promise<Assembled> {
   const paths = driverPaths(dataDirOverride ?? dataDir());
   const config = await loadConfig(`${paths.driverDir}/config.jsonc`);
-  const driver = await Driver.start({ paths, config, oneShot });
+  const driver = await Driver.start({
+    paths,
+    config,
+    oneShot,
+    ...(trace !== undefined ? { trace } : {}),
+  });
   const dispatcher = new Dispatcher(driver.handlers(), {
     defaultTimeoutMs: config.request_timeout_ms,
   });

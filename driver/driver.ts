@@ -21,7 +21,9 @@ import { clipboardGet, clipboardSet } from "./ops/clipboard.ts";
 import { routed } from "./routing.ts";
 import { resolveTarget } from "./target.ts";
 import { log } from "../util/log.ts";
-import { AuditLog, RouterStore } from "../router/mod.ts";
+import { RouterStore } from "../router/mod.ts";
+import { Tracing } from "./ops/trace.ts";
+import { TappedAuditLog } from "./ops/trace_audit.ts";
 import type { HandlerResultOf, OpName, ParamsOf } from "../protocol/ops.ts";
 
 /** What a driver is started with. */
@@ -37,6 +39,8 @@ export interface DriverOptions {
    * since its read would only compete with the one read asked for.
    */
   oneShot?: boolean;
+  /** Record every op of every connection into this trace folder (`serve --trace`). */
+  trace?: string;
 }
 
 /**
@@ -55,15 +59,22 @@ async function prewarm(core: DriverCore): Promise<void> {
   }
 }
 
+/** A trace folder's name: its start time, sortable and safe in any file system. */
+function traceName(): string {
+  return `trace-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+}
+
 /** A running driver. */
 export class Driver {
   readonly #core: DriverCore;
   readonly #store: RouterStore;
+  readonly #tracing: Tracing;
   #closed = false;
 
-  private constructor(core: DriverCore, store: RouterStore) {
+  private constructor(core: DriverCore, store: RouterStore, tracing: Tracing) {
     this.#core = core;
     this.#store = store;
+    this.#tracing = tracing;
   }
 
   /** Loads engines, the router table and the audit log; subscribes notifications. */
@@ -73,13 +84,17 @@ export class Driver {
       // The loaded engine's own ops: Cua's depend on the tools its child lists.
       .map((l) => ({ name: l.entry.name, ops: l.engine?.ops ?? l.entry.ops }));
     const store = await RouterStore.open(options.paths.router, serving);
-    const audit = new AuditLog(options.paths.audit);
+    const audit = new TappedAuditLog(options.paths.audit);
     const core = new DriverCore(loaded, options.config, store.router, audit);
+    const traces = `${options.paths.driverDir}/traces`;
+    // A new folder per trace_start without one, named by its start time.
+    const tracing = new Tracing(core, audit, () => `${traces}/${traceName()}`);
+    if (options.trace !== undefined) await tracing.startGlobal(options.trace);
     if (serving.length > 0) {
       await core.live.start();
       if (!options.oneShot) void prewarm(core);
     }
-    return new Driver(core, store);
+    return new Driver(core, store, tracing);
   }
 
   /** Tunables in force. */
@@ -87,15 +102,25 @@ export class Driver {
     return this.#core.config;
   }
 
-  /** The op handlers, each routed, locked and audited. */
+  /** The op handlers, each routed, locked, audited and, while a trace records, recorded. */
   handlers(): Handlers {
     const c = this.#core;
+    const tracing = this.#tracing;
     const via = <N extends OpName>(
       op: N,
       run: (p: ParamsOf<N>, ctx: CallContext) => Promise<HandlerResultOf<N>>,
     ) =>
-    (p: ParamsOf<N>, ctx: CallContext): Promise<HandlerResultOf<N>> =>
-      routed(c, op, p as Record<string, unknown>, ctx, () => run(p, ctx));
+    (p: ParamsOf<N>, ctx: CallContext): Promise<HandlerResultOf<N>> => {
+      const params = p as Record<string, unknown>;
+      const recs = tracing.recorders(ctx);
+      if (recs === undefined) return routed(c, op, params, ctx, () => run(p, ctx));
+      return tracing.record(
+        recs,
+        params,
+        ctx,
+        (around) => routed(c, op, params, ctx, () => around(() => run(p, ctx))),
+      );
+    };
     return {
       hello: via("hello", () => hello(c)),
       list_apps: via("list_apps", (p, ctx) => listApps(c, ctx, p.launchable === true)),
@@ -121,6 +146,8 @@ export class Driver {
       close_app: via("close_app", (p, ctx) => closeApp(c, p, ctx)),
       clipboard_get: via("clipboard_get", (p, ctx) => clipboardGet(c, p, ctx)),
       clipboard_set: via("clipboard_set", (p, ctx) => clipboardSet(c, p, ctx)),
+      trace_start: via("trace_start", (p, ctx) => tracing.start(p, ctx)),
+      trace_stop: via("trace_stop", (_p, ctx) => tracing.stop(ctx)),
     };
   }
 
@@ -145,6 +172,7 @@ export class Driver {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.#tracing.close();
     await this.#core.live.close();
     await this.#store.close();
     await this.#core.audit.close();

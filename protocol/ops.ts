@@ -165,6 +165,18 @@ export const OPS = {
     kind: "action",
     summary: "Put text on the clipboard (or the primary selection), for any app to paste.",
   }),
+  trace_start: op({
+    params: P.TraceStartParams,
+    result: R.TraceStartResult,
+    kind: "meta",
+    summary: "Record this connection's ops, answers and screenshots into a trace folder.",
+  }),
+  trace_stop: op({
+    params: P.TraceStopParams,
+    result: R.TraceStopResult,
+    kind: "meta",
+    summary: "Finish this connection's trace; answers its folder and what it holds.",
+  }),
 } as const;
 
 /** Name of an op. */

@@ -34,6 +34,8 @@ const PROTOCOL_MD_OPS = [
   "close_app",
   "clipboard_get",
   "clipboard_set",
+  "trace_start",
+  "trace_stop",
 ];
 
 // Ids and values below are the ones README.md shows for gnome-calculator (the `find` pair
@@ -128,6 +130,9 @@ const DOCUMENTED_PARAMS: { [N in OpName]: readonly ParamsOf<N>[] } = {
   close_app: [{ app: "gnome-calculator" }, { app: 16658, force: true, grace_ms: 2000 }],
   clipboard_get: [{}, { selection: "primary", max_bytes: 4096 }],
   clipboard_set: [{ text: "78" }, { text: "78", selection: "primary" }],
+  // docs/traces.md: without `dir`, a new folder under the data folder's traces/.
+  trace_start: [{}, { dir: "/tmp/calc-trace" }],
+  trace_stop: [{}],
 };
 
 /** One element of README.md's MCP outline of gnome-calculator. */
@@ -265,6 +270,16 @@ const DOCUMENTED_RESULT: { [N in OpName]: ResultOf<N> } = {
   },
   clipboard_get: { selection: "clipboard", text: "78", engine: "atspi", ms: 3.1 },
   clipboard_set: { ok: true, selection: "clipboard", bytes: 2, engine: "atspi", ms: 2.4 },
+  trace_start: { path: "/tmp/calc-trace", engine: "driver", ms: 0.4 },
+  trace_stop: {
+    path: "/tmp/calc-trace",
+    ops: 3,
+    images: 4,
+    image_bytes: 61_204,
+    images_capped: false,
+    engine: "driver",
+    ms: 1.2,
+  },
 };
 
 /** The smallest params each op takes: its required fields only. */
@@ -290,6 +305,8 @@ const MINIMAL_PARAMS: { [N in OpName]: ParamsOf<N> } = {
   close_app: { app: "xcalc" },
   clipboard_get: {},
   clipboard_set: { text: "" },
+  trace_start: {},
+  trace_stop: {},
 };
 
 function issues(result: { success: boolean; error?: z.ZodError }): string {
@@ -360,7 +377,7 @@ Deno.test("ops table: kinds sort ops into meta, read, action and input", () => {
   const byKind: Record<OpKind, string[]> = { meta: [], read: [], action: [], input: [] };
   for (const op of OP_NAMES) byKind[OPS[op].kind].push(op);
   assert.deepEqual(byKind, {
-    meta: ["hello", "list_apps"],
+    meta: ["hello", "list_apps", "trace_start", "trace_stop"],
     read: ["read_ui", "verify", "find", "screenshot", "zoom", "clipboard_get"],
     action: ["act", "run_batch", "window", "launch_app", "close_app", "clipboard_set"],
     input: [

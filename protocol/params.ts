@@ -351,3 +351,16 @@ export const ZoomParams = z.strictObject({
       }`,
   });
 });
+
+/**
+ * `trace_start`: record this connection's ops into `dir` (docs/traces.md); without it, a
+ * new folder under the data folder's `traces/`. A folder that already holds a trace is
+ * refused rather than mixed into.
+ */
+export const TraceStartParams = z.strictObject({
+  dir: z.string().min(1).max(4_096).optional().describe("trace folder (default: a new one)"),
+  ...timeout,
+});
+
+/** `trace_stop` takes nothing but a deadline. */
+export const TraceStopParams = NoParams;

@@ -360,3 +360,20 @@ export const ClipboardSetResult = z.strictObject({
   bytes: z.number().int(),
   ...Common,
 });
+
+/** `trace_start`: the folder the trace is written to. */
+export const TraceStartResult = z.strictObject({ path: z.string(), ...Common });
+
+/** `trace_stop`: the finished trace's folder and what it holds. */
+export const TraceStopResult = z.strictObject({
+  path: z.string(),
+  /** Op lines written. */
+  ops: z.number().int().min(0),
+  /** Distinct screenshots stored. */
+  images: z.number().int().min(0),
+  /** Bytes of those screenshots. */
+  image_bytes: z.number().int().min(0),
+  /** The size cap was reached: later steps have no screenshots (the trace says from when). */
+  images_capped: z.boolean(),
+  ...Common,
+});

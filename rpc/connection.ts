@@ -129,6 +129,8 @@ export async function serveConnection(
     const err = new DriverError("timeout", `No request for ${ms} ms; connection closed`, { ms });
     send(errorLine(err)).finally(closeConn);
   };
+  // This connection, as handlers see it: what a connection owns (its trace) is keyed by it.
+  const session = {};
   const check: Authorize | undefined = authorize && ((req) => {
     const ok = authorize(req);
     if (ok) authorised = true;
@@ -201,7 +203,7 @@ export async function serveConnection(
       return;
     }
     track(
-      dispatcher.handleLine(frame.line, check).then((answer) => {
+      dispatcher.handleLine(frame.line, check, session).then((answer) => {
         if (answer !== undefined) return send(answer);
       }),
     );

@@ -27,6 +27,12 @@ export interface CallContext {
   deadline: number;
   /** The engine the router picked for this call (set by the driver's routing). */
   engine?: string;
+  /**
+   * Which connection the request came on, for state a connection owns (its trace): an
+   * object connection.ts makes once per connection. Undefined for callers with no
+   * connection (in-process calls, MCP).
+   */
+  session?: object;
 }
 
 /** One handler per op. */
@@ -77,7 +83,11 @@ export class Dispatcher {
    * Serves one line. Answers the response line (without `\n`), or `undefined` for a
    * notification, which is run but never answered.
    */
-  async handleLine(line: Uint8Array | string, authorize?: Authorize): Promise<string | undefined> {
+  async handleLine(
+    line: Uint8Array | string,
+    authorize?: Authorize,
+    session?: object,
+  ): Promise<string | undefined> {
     let request: unknown;
     try {
       request = JSON.parse(typeof line === "string" ? line : decoder.decode(line));
@@ -117,7 +127,7 @@ export class Dispatcher {
       return hasId ? respondError(rid, err) : undefined;
     }
     try {
-      const result = await this.call(req.method, req.params);
+      const result = await this.call(req.method, req.params, session);
       return hasId ? `{"jsonrpc":"2.0","id":${rid},"result":${JSON.stringify(result)}}` : undefined;
     } catch (err) {
       if (!(err instanceof DriverError)) {
@@ -127,8 +137,15 @@ export class Dispatcher {
     }
   }
 
-  /** Validates `params`, runs the op under its deadline and returns the wire result. */
-  async call(method: string, params: unknown): Promise<Record<string, unknown>> {
+  /**
+   * Validates `params`, runs the op under its deadline and returns the wire result;
+   * `session` names the connection it came on ({@link CallContext.session}).
+   */
+  async call(
+    method: string,
+    params: unknown,
+    session?: object,
+  ): Promise<Record<string, unknown>> {
     if (!isOpName(method)) {
       throw new DriverError("method_not_found", `Unknown op "${method}"`, { ops: OP_NAMES });
     }
@@ -158,6 +175,7 @@ export class Dispatcher {
       op: method,
       signal: deadline.signal,
       deadline: started + timeoutMs,
+      ...(session !== undefined ? { session } : {}),
     };
     const handler = this.#handlers[method] as (
       p: unknown,

@@ -38,6 +38,8 @@ function handlers(overrides: Partial<Handlers> = {}): Handlers {
     close_app: fail,
     clipboard_get: fail,
     clipboard_set: fail,
+    trace_start: fail,
+    trace_stop: fail,
     ...overrides,
   };
 }
@@ -112,4 +114,31 @@ Deno.test("Dispatcher with checkResults catches a result that breaks its schema"
   );
   const r = JSON.parse((await wrong.handleLine('{"jsonrpc":"2.0","id":1,"method":"hello"}'))!);
   assert.equal(r.error.data.code, "internal");
+});
+
+Deno.test("Dispatcher tells handlers which connection a request came on (its check)", async () => {
+  const seen: (object | undefined)[] = [];
+  const d = new Dispatcher(handlers({
+    trace_stop: (_p, ctx) => {
+      seen.push(ctx.session);
+      return Promise.resolve({
+        path: "/t",
+        ops: 0,
+        images: 0,
+        image_bytes: 0,
+        images_capped: false,
+        engine: "driver",
+      });
+    },
+  }));
+  const one = {};
+  const two = {};
+  const line = '{"jsonrpc":"2.0","id":1,"method":"trace_stop"}';
+  await d.handleLine(line, undefined, one);
+  await d.handleLine(line, () => true, two);
+  await d.handleLine(line);
+  await d.call("trace_stop", {});
+  assert.equal(seen[0], one);
+  assert.equal(seen[1], two);
+  assert.deepEqual(seen.slice(2), [undefined, undefined]);
 });

@@ -15,6 +15,7 @@ export const LAZY_MODULES = [
   "cli/forward",
   "cli/call",
   "cli/setup",
+  "cli/show_trace",
   "mcp/server",
   "mcp/catalogue",
   "protocol/ops",

@@ -26,6 +26,8 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   "router/": ["protocol/", "util/"],
   "locks/": ["protocol/", "util/"],
   "rpc/": ["protocol/", "util/"],
+  // Traces: the recorder and the viewer know the trace format, not the driver.
+  "trace/": ["map/", "model/", "protocol/", "util/"],
   // The driver wires them together; the CLI and MCP front it.
   "driver/": [
     "engines/",
@@ -34,12 +36,13 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     "locks/",
     "router/",
     "rpc/",
+    "trace/",
     "model/",
     "protocol/",
     "util/",
   ],
   // The CLI owns the process: its watchdog is an OS timer (ffi/posix_libc.ts).
-  "cli/": ["driver/", "rpc/", "ffi/", "model/", "protocol/", "util/"],
+  "cli/": ["driver/", "rpc/", "trace/", "ffi/", "model/", "protocol/", "util/"],
   "mcp/": ["cli/", "driver/", "rpc/", "model/", "protocol/", "util/"],
 };
 
