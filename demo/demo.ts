@@ -11,8 +11,15 @@ import { DriverClient } from "../rpc/client.ts";
 import { calculator, mousepad } from "../tests/support/apps.ts";
 import { startDriver } from "../tests/support/driver_process.ts";
 import type { Element } from "../protocol/element.ts";
+import { loadTrace } from "../trace/viewer/load.ts";
+import { inlineImages, viewerHtml } from "../trace/viewer/html.ts";
 
 const out = Deno.args[0] ?? "demo-out";
+// The session is traced (docs/traces.md): every op, and the window before and after each
+// action, viewed afterwards in demo-out/trace.html.
+await Deno.mkdir(out, { recursive: true });
+const traceDir = `${await Deno.realPath(out)}/trace`;
+await Deno.remove(traceDir, { recursive: true }).catch(() => {});
 const bold = (s: string) => `\x1b[1m${s}\x1b[0m`;
 const line = (e: Element) =>
   `  ${e.id}  ${e.role.padEnd(13)} ${JSON.stringify(e.name).padEnd(12)} ` +
@@ -24,7 +31,9 @@ const label = (els: readonly Element[], l: string) =>
 console.log(bold("Starting gnome-calculator and mousepad on the headless desktop…"));
 const calc = await calculator();
 const pad = await mousepad();
-const driver = await startDriver(["serve"], { dataDir: await Deno.makeTempDir() });
+const driver = await startDriver(["serve", "--trace", traceDir], {
+  dataDir: await Deno.makeTempDir(),
+});
 const client = await DriverClient.connect({ socket: driver.ready.socket! });
 try {
   const hello = await client.call("hello");
@@ -92,7 +101,6 @@ try {
   );
 
   const shot = await client.call("screenshot", {});
-  await Deno.mkdir(out, { recursive: true });
   const file = `${out}/screen.png`;
   await Deno.writeFile(file, Uint8Array.from(atob(shot.png), (c) => c.charCodeAt(0)));
   console.log(bold(`\n5. screenshot`) + `: ${shot.width}x${shot.height} written to ${file}`);
@@ -102,3 +110,10 @@ try {
   await Promise.all([calc.stop(), pad.stop()]);
   console.log(`\nStopped the driver (exit ${code}) and the apps.`);
 }
+const trace = await loadTrace(traceDir);
+const html = `${out}/trace.html`;
+await Deno.writeTextFile(html, viewerHtml(trace, await inlineImages(trace)));
+console.log(
+  bold(`\n6. trace`) + `: ${trace.ops.length} ops recorded in ${traceDir}; open ${html} ` +
+    "in a browser to step through them with their screenshots and diffs",
+);

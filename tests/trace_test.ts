@@ -321,3 +321,48 @@ Deno.test("serve --trace records a calculator session that show-trace renders in
     await Deno.remove(work, { recursive: true });
   }
 });
+
+Deno.test("the demo's trace opens in the viewer: every step, with images around each action", async () => {
+  const out = await Deno.makeTempDir({ prefix: "trace-demo-" });
+  try {
+    const demo = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--allow-all", new URL("../demo/demo.ts", import.meta.url).pathname, out],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const said = new TextDecoder().decode(demo.stdout);
+    assert.equal(demo.code, 0, `${said}\n${new TextDecoder().decode(demo.stderr).slice(-2_000)}`);
+    assert.match(said, /6\. trace.*: \d+ ops recorded/);
+    const ops = ((await traceLines(`${out}/trace`)).slice(1, -1) as Line[])
+      .sort((x, y) => x.seq - y.seq);
+    assert.deepEqual(ops.map((l) => l.op), [
+      "hello",
+      "read_ui",
+      "read_ui",
+      "run_batch",
+      "act",
+      "read_ui",
+      "act",
+      "screenshot",
+    ]);
+    // Every action that ran has its before and after; the stale one was refused first.
+    const acted = ops.filter((l) => l.op === "run_batch" || (l.op === "act" && !l.error));
+    for (const line of acted) {
+      const images = line.images as { before?: Ref; after?: Ref } | undefined;
+      assert.ok(images?.before && images.after, `${line.op} #${line.seq} has both images`);
+    }
+    const dom = await chromium([
+      "--virtual-time-budget=5000",
+      "--dump-dom",
+      `file://${out}/trace.html#step-${acted[0]!.seq}`,
+    ]);
+    const rows = dom.match(/<li class="step[^"]*" id="step-\d+"/g) ?? [];
+    assert.equal(rows.length, ops.length, "one timeline row per step");
+    const imgs = [...dom.matchAll(/<img [^>]*src="data:image\/png;base64,[^>]*>/g)];
+    assert.ok(imgs.length >= 2 && imgs.every((m) => /data-natural-width="[1-9]/.test(m[0])));
+    assert.match(dom, /= "15"/, "the batch's diff shows the display's 15");
+    assert.match(dom, /class="step[^"]*err[^"]*"|stale_version/, "the refused act is marked");
+  } finally {
+    await Deno.remove(out, { recursive: true });
+  }
+});
