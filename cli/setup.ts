@@ -38,6 +38,7 @@ export async function assemble(
   });
   const dispatcher = new Dispatcher(driver.handlers(), {
     defaultTimeoutMs: config.request_timeout_ms,
+    onSessionEnd: (session) => driver.sessionEnded(session),
   });
   return { paths, driver, dispatcher };
 }

@@ -168,6 +168,11 @@ export class Driver {
     });
   }
 
+  /** A connection ended: what it owned (a trace it never stopped) is finished. */
+  sessionEnded(session: object): Promise<void> {
+    return this.#tracing.sessionEnded(session);
+  }
+
   /** Stops the live map, flushes router.json and the audit log, releases engines. */
   async close(): Promise<void> {
     if (this.#closed) return;

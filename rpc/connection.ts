@@ -257,6 +257,7 @@ export async function serveConnection(
   clearTimeout(idleTimer);
   // Stopped early (wrong tokens, answers not read): the peer is not heard any further.
   if (stopping) closeConn();
+  await dispatcher.sessionEnded(session);
 }
 
 function errorLine(err: DriverError): string {

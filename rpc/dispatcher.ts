@@ -46,6 +46,11 @@ export interface DispatcherOptions {
   defaultTimeoutMs?: number;
   /** Validate results against the op table before sending (tests, debugging). */
   checkResults?: boolean;
+  /**
+   * Told when a connection ended, with its session ({@link CallContext.session}): what it
+   * owned (a trace it started and never stopped) is closed then, not at driver stop.
+   */
+  onSessionEnd?: (session: object) => Promise<void> | void;
 }
 
 /** A JSON-RPC id as its JSON text, echoed as the request wrote it. */
@@ -70,6 +75,7 @@ export class Dispatcher {
   readonly #handlers: Handlers;
   readonly #defaultTimeoutMs: number;
   readonly #checkResults: boolean;
+  readonly #onSessionEnd: DispatcherOptions["onSessionEnd"];
 
   /** Serves `handlers` with the given options. */
   constructor(handlers: Handlers, options: DispatcherOptions = {}) {
@@ -77,6 +83,16 @@ export class Dispatcher {
     this.#defaultTimeoutMs = options.defaultTimeoutMs ?? 30_000;
     this.#checkResults = options.checkResults ??
       Deno.env.get("ALLTERNIT_CHECK_RESULTS") === "1";
+    this.#onSessionEnd = options.onSessionEnd;
+  }
+
+  /** The connection `session` ended: its requests are all answered. Never rejects. */
+  async sessionEnded(session: object): Promise<void> {
+    try {
+      await this.#onSessionEnd?.(session);
+    } catch (err) {
+      log("warn", "closing what a connection owned failed", { error: String(err) });
+    }
   }
 
   /**

@@ -247,6 +247,18 @@ export class Tracing {
     return { path: rec.path, engine: "driver" };
   }
 
+  /**
+   * The connection `session` ended: a trace it started and never stopped is finished now
+   * (its end line written), not left open until the driver stops.
+   */
+  async sessionEnded(session: object): Promise<void> {
+    const rec = this.#sessions.get(session);
+    if (!rec) return;
+    this.#sessions.delete(session);
+    this.#retap();
+    await rec.close();
+  }
+
   /** Serves `trace_stop`: finishes this connection's trace. */
   async stop(ctx: CallContext): Promise<HandlerResultOf<"trace_stop">> {
     const key = ctx.session ?? NO_SESSION;

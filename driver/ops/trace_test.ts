@@ -51,7 +51,8 @@ async function withDriver(fn: (rpc: Dispatcher, dir: string) => Promise<void>): 
   });
   try {
     await until(() => engine.walks >= 1, "the prewarm read");
-    await fn(new Dispatcher(driver.handlers(), { checkResults: true }), dir);
+    const onSessionEnd = (session: object) => driver.sessionEnded(session);
+    await fn(new Dispatcher(driver.handlers(), { checkResults: true, onSessionEnd }), dir);
   } finally {
     await driver.close();
     await Deno.remove(dir, { recursive: true });
@@ -141,5 +142,20 @@ Deno.test("trace_start without dir records under the data folder's traces/", asy
     const r = await rpc.call("trace_start", {}, s);
     assert.ok(String(r.path).startsWith(`${data}/computer-use/driver/traces/trace-`));
     await rpc.call("trace_stop", {}, s);
+  });
+});
+
+Deno.test("a connection that ends without trace_stop has its trace finished then", async () => {
+  await withDriver(async (rpc, data) => {
+    const gone = {};
+    const dir = `${data}/left-open`;
+    await rpc.call("trace_start", { dir }, gone);
+    await rpc.call("list_apps", {}, gone);
+    await rpc.sessionEnded(gone);
+    const all = await lines(dir);
+    assert.equal(all.at(-1)!.end, true, "the end line is written when the connection ends");
+    assert.equal(all.at(-1)!.ops, 1);
+    // The connection's trace is gone: a new one may start for another.
+    await assert.rejects(() => rpc.call("trace_stop", {}, gone), /No trace is recording/);
   });
 });
