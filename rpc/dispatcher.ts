@@ -33,6 +33,11 @@ export interface CallContext {
    * connection (in-process calls, MCP).
    */
   session?: object;
+  /**
+   * Called by a batch after each step it ran, with the step's index, before the next
+   * starts (a trace takes the window's screenshot there). Absent unless a trace records.
+   */
+  afterStep?: (index: number) => Promise<void>;
 }
 
 /** One handler per op. */

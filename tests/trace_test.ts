@@ -217,6 +217,12 @@ Deno.test("serve --trace records a calculator session that show-trace renders in
       assert.equal(line.engine ?? (line.answer as { engine: string }).engine, "atspi");
     }
     assert.equal(ops[0]!.images, undefined, "a read gets no screenshots");
+    // Each batch step is framed: the window after each of its four steps.
+    const stepShots = batch.step_images as (Ref | null)[];
+    assert.equal(stepShots?.length, 4, JSON.stringify(stepShots));
+    assert.ok(stepShots.every((r) => r !== null), "every step has its after image");
+    const distinct = new Set(stepShots.map((r) => r!.sha));
+    assert.ok(distinct.size >= 3, `the display moves step by step: ${distinct.size} images`);
     type Diffed = { role: string; value?: string };
     const diff = batch.answer as { changed: Diffed[]; added: Diffed[] };
     const shown = [...diff.changed, ...diff.added].filter((e) => e.role === "AXTextArea");
@@ -248,6 +254,10 @@ Deno.test("serve --trace records a calculator session that show-trace renders in
     assert.match(dom, /class="target"/, "the pressed buttons are outlined");
     assert.match(dom, /[~+] (changed|added) AXTextArea "[^"]*" = "15"/, "the diff shows 15");
     assert.match(dom, /Batch steps/);
+    assert.equal((dom.match(/<figcaption>After step \d/g) ?? []).length, 4, "each step image");
+    const stepImgs = imgs.filter((t) => /alt="After step/.test(t));
+    assert.equal(stepImgs.length, 4);
+    assert.ok(stepImgs.every((t) => /data-natural-width="[1-9]/.test(t)), "step images decode");
     assert.match(dom, /id="map-search"/, "the element map is there to search");
 
     // Keyboard and search in a live page: DevTools input events, as keys a person presses.

@@ -78,6 +78,11 @@ export interface OpLine {
   ms: number;
   /** Window screenshots around an action: before it ran, and after its answer. */
   images?: { before?: ImageRef; after?: ImageRef };
+  /**
+   * A batch's window after each step it ran, by step index (`null`: none taken); step
+   * N's before is step N-1's after, the first step's is `images.before`.
+   */
+  step_images?: (ImageRef | null)[];
   /** The element acted on (an `act`, or a batch's element steps) with its bounds. */
   targets?: { id: string; bounds?: Rect; role?: string; name?: string }[];
   /** Why a screenshot is missing (the cap, or the capture failed). */

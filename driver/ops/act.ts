@@ -571,6 +571,8 @@ export async function runBatch(
         ms: elapsed(t0),
       });
     }
+    // A trace frames each step that ran: the window after it is the next one's before.
+    await ctx.afterStep?.(results.length - 1);
   }
   const map = w.map;
   const delta = deltaSince(map, p.version);

@@ -35,6 +35,8 @@ interface Pending {
 interface Taken {
   before?: Capture;
   after?: Capture;
+  /** A batch's window after each step, by step index. */
+  steps?: (Capture | undefined)[];
   note?: string;
 }
 
@@ -42,6 +44,7 @@ interface Taken {
 interface Encoded {
   before?: Shot;
   after?: Shot;
+  steps?: (Shot | undefined)[];
   note?: string;
 }
 
@@ -146,14 +149,23 @@ export class Tracing {
   /** Scales and encodes what `taken` holds; a failure becomes a note. */
   async #encode(taken: Taken, maxWidth: number): Promise<Encoded> {
     const out: Encoded = taken.note !== undefined ? { note: taken.note } : {};
-    for (const side of ["before", "after"] as const) {
-      const capture = taken[side];
-      if (!capture) continue;
+    const encode = async (capture: Capture | undefined): Promise<Shot | undefined> => {
+      if (!capture) return undefined;
       try {
-        out[side] = await encodeShot(this.#core, capture, maxWidth);
+        return await encodeShot(this.#core, capture, maxWidth);
       } catch (err) {
         out.note = `screenshot not encoded: ${err instanceof Error ? err.message : String(err)}`;
+        return undefined;
       }
+    };
+    for (const side of ["before", "after"] as const) {
+      const shot = await encode(taken[side]);
+      if (shot) out[side] = shot;
+    }
+    if (taken.steps) {
+      const steps: (Shot | undefined)[] = [];
+      for (const capture of taken.steps) steps.push(await encode(capture));
+      out.steps = steps;
     }
     return out;
   }
@@ -175,9 +187,18 @@ export class Tracing {
     };
     const before = await shoot();
     if (before) shots.before = before;
+    // A batch is framed step by step: each step's after is the next one's before.
+    if (ctx.op === "run_batch") {
+      const steps: (Capture | undefined)[] = [];
+      shots.steps = steps;
+      ctx.afterStep = async (index) => {
+        if (!ctx.signal.aborted) steps[index] = await shoot();
+      };
+    }
     try {
       return await run();
     } finally {
+      delete ctx.afterStep;
       if (!ctx.signal.aborted) {
         const after = await shoot();
         if (after) shots.after = after;
@@ -217,6 +238,20 @@ export class Tracing {
       line.answer = { ...answer, png: ref ? `images/${ref.sha}.png` : "[not stored: cap]" };
     }
     if (images.before || images.after) line.images = images;
+    if (shots.steps) {
+      const steps: (ImageRef | null)[] = [];
+      for (const shot of shots.steps) {
+        if (!shot) {
+          steps.push(null);
+          continue;
+        }
+        const { png, ...meta } = shot;
+        const ref = await rec.storeImage(png, meta, line.seq);
+        if (!ref) line.images_note = "image cap reached: no more screenshots in this trace";
+        steps.push(ref ?? null);
+      }
+      if (steps.some((s) => s !== null)) line.step_images = steps;
+    }
     if (shots.note && !line.images_note) line.images_note = shots.note;
     rec.write(line);
   }

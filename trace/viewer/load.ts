@@ -64,6 +64,7 @@ export function imagesOf(trace: LoadedTrace): Set<string> {
   for (const op of trace.ops) {
     if (op.images?.before) shas.add(op.images.before.sha);
     if (op.images?.after) shas.add(op.images.after.sha);
+    for (const step of op.step_images ?? []) if (step) shas.add(step.sha);
     const png = op.answer?.png;
     if (typeof png === "string" && png.startsWith(`${IMAGES_DIR}/`)) {
       shas.add(png.slice(IMAGES_DIR.length + 1, -".png".length));

@@ -154,7 +154,14 @@ export const VIEWER_SCRIPT = String.raw`
       var what = s.op ? s.op : s.action + " " + (named ? named.role + " \"" + named.name + "\" " : "") + "[" + s.id + "]";
       var text = (i + 1) + ". " + what + ": " + (r.skipped ? "skipped" : r.ok ? "ok" : "failed");
       if (r.error) text += " (" + r.error.code + ": " + r.error.message + ")";
-      ul.append(el("li", r.ok ? null : "removed", text));
+      var li = el("li", r.ok ? null : "removed", text);
+      // The window after this step, its own target outlined (the next step's before).
+      var ref = (op.step_images || [])[i];
+      if (ref) {
+        var one = { targets: (op.targets || []).filter(function (t) { return t.id === s.id; }), params: s };
+        li.append(shot("After step " + (i + 1), ref, one));
+      }
+      ul.append(li);
     });
     sec.append(ul);
     return sec;

@@ -38,6 +38,8 @@ header .warn { color: var(--err); }
 .shot figcaption { font-weight: 600; margin-bottom: 2px; }
 .frame { position: relative; display: inline-block; border: 1px solid var(--line); line-height: 0; }
 .frame img { max-width: min(560px, 42vw); height: auto; display: block; }
+.steps .frame img { max-width: min(280px, 30vw); }
+.steps .shot { margin: 4px 0 10px; }
 .target { position: absolute; border: 2px solid #e53935; background: rgba(229, 57, 53, 0.12);
   pointer-events: none; }
 h3 { font-size: 14px; margin: 14px 0 4px; }
