@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { OPS } from "../protocol/ops.ts";
 
 /** A trace's size policy. */
 export interface TracePolicy {
@@ -30,13 +31,8 @@ export const DEFAULT_POLICY: Readonly<TracePolicy> = {
 export const SHOT_OPS: ReadonlySet<string> = new Set([
   "act",
   "run_batch",
-  "pixel_click",
-  "pixel_move",
-  "pixel_drag",
-  "pixel_scroll",
-  "pixel_type_text",
-  "pixel_key",
-  "hold_key",
+  // Every input op of the table: pixel_* and hold_key.
+  ...Object.entries(OPS).filter(([, op]) => op.kind === "input").map(([name]) => name),
 ]);
 
 /** The factor that brings `width` pixels down to at most `maxWidth` (never up). */
