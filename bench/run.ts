@@ -27,6 +27,7 @@ const SCRIPTS = [
   "bench/atspi_walk_bench.ts",
   "bench/family_read_bench.ts",
   "bench/driver_bench.ts",
+  "bench/trace_bench.ts",
   "bench/live_bench.ts",
   "bench/vision_bench.ts",
   "bench/reliability_bench.ts",
@@ -34,6 +35,7 @@ const SCRIPTS = [
   "bench/web_bench.ts",
   "bench/tasks_bench.ts",
   "bench/observe_bench.ts",
+  "bench/soak_bench.ts",
 ];
 
 const only = Deno.args.filter((a) => !a.startsWith("-"));
