@@ -17,6 +17,7 @@
 import { checkConnection, checkX, cString } from "../../ffi/linux_x11.ts";
 import { DriverError, isDriverError } from "../../protocol/errors.ts";
 import { X11Display, type X11Handle, x11Handle } from "./display.ts";
+import { type PropertyValue, readProperty } from "./window_props.ts";
 
 /** The selections the driver reads and owns. */
 export type SelectionName = "CLIPBOARD" | "PRIMARY";
@@ -44,7 +45,6 @@ const XA_ATOM = 4n;
 const XA_INTEGER = 19n;
 const XA_STRING = 31n;
 const NONE = 0n;
-const ANY_PROPERTY_TYPE = 0n;
 const PROP_MODE_REPLACE = 0;
 const PROP_MODE_APPEND = 2;
 const PROPERTY_NEW_VALUE = 0;
@@ -198,54 +198,22 @@ async function waitEvent(
   }
 }
 
-/** A property's value read (and deleted) from the reader's window. */
-interface Chunk {
-  type: bigint;
-  format: number;
-  bytes: Uint8Array;
-  /** The property held more than `budget` bytes. */
-  more: boolean;
-}
-
 /**
  * Reads at most a little over `budget` bytes of `prop` and deletes it, which tells an INCR
  * owner to send the next chunk. `undefined` when the property is not there.
  */
-function takeProperty(h: X11Handle, win: bigint, prop: bigint, budget: number): Chunk | undefined {
-  const type = new BigUint64Array(1);
-  const format = new Int32Array(1);
-  const counts = new BigUint64Array(2);
-  const data = new BigUint64Array(1);
+function takeProperty(
+  h: X11Handle,
+  win: bigint,
+  prop: bigint,
+  budget: number,
+): PropertyValue | undefined {
   // One 32-bit unit past the budget, so that a longer value shows as one.
   const units = Math.min(Math.ceil(Math.max(budget, 0) / 4) + 1, 0x1fff_ffff);
-  const status = h.x11.XGetWindowProperty(
-    h.dpy,
-    win,
-    prop,
-    0n,
-    BigInt(units),
-    1,
-    ANY_PROPERTY_TYPE,
-    type,
-    format,
-    counts.subarray(0, 1),
-    counts.subarray(1, 2),
-    data,
-  );
-  const ptr = Deno.UnsafePointer.create(data[0]!);
-  try {
-    if (status !== 0 || type[0] === NONE) return undefined;
-    // Format-32 items arrive as C longs, 8 bytes each on x86_64.
-    const unit = format[0] === 32 ? 8 : format[0] === 16 ? 2 : 1;
-    const bytes = new Uint8Array(Number(counts[0]!) * unit);
-    if (ptr !== null && bytes.length > 0) Deno.UnsafePointerView.copyInto(ptr, bytes);
-    const more = counts[1]! > 0n;
-    // Xlib deletes only a property read to its end.
-    if (more) h.x11.XDeleteProperty(h.dpy, win, prop);
-    return { type: type[0]!, format: format[0]!, bytes, more };
-  } finally {
-    if (ptr !== null) h.x11.XFree(ptr);
-  }
+  const chunk = readProperty(h, win, prop, BigInt(units), true);
+  // Xlib deletes only a property read to its end.
+  if (chunk?.more) h.x11.XDeleteProperty(h.dpy, win, prop);
+  return chunk;
 }
 
 /** The first `max` bytes of UTF-8 `bytes`, backed off to a character boundary. */

@@ -35,15 +35,28 @@ export function queryTree({ x11, dpy }: X11Handle, win: bigint): TreeLinks | und
   }
 }
 
+/** A property as read: its type, format and raw items. */
+export interface PropertyValue {
+  type: bigint;
+  format: number;
+  /** Format-32 items as C longs (8 bytes each on x86_64), format-8 items as bytes. */
+  bytes: Uint8Array;
+  /** The property holds more than was read. */
+  more: boolean;
+}
+
 /**
- * A property's raw items. Format-32 items arrive as C longs (8 bytes each on x86_64);
- * format-8 items as bytes. `undefined` when the window lacks it.
+ * The first `units` 32-bit units of property `atom` of `win` (`XGetWindowProperty`),
+ * deleting it when `remove` and it was read to its end (Xlib deletes only then).
+ * `undefined` when the window lacks it.
  */
-export function property(
+export function readProperty(
   { x11, dpy }: X11Handle,
   win: bigint,
   atom: bigint,
-): { format: number; bytes: Uint8Array } | undefined {
+  units: bigint,
+  remove = false,
+): PropertyValue | undefined {
   const type = new BigUint64Array(1);
   const format = new Int32Array(1);
   const counts = new BigUint64Array(2);
@@ -53,8 +66,8 @@ export function property(
     win,
     atom,
     0n,
-    MAX_PROPERTY,
-    0,
+    units,
+    remove ? 1 : 0,
     ANY_TYPE,
     type,
     format,
@@ -63,16 +76,29 @@ export function property(
     prop,
   );
   const ptr = Deno.UnsafePointer.create(prop[0]!);
-  if (ptr === null) return undefined;
   try {
     if (status !== 0 || type[0] === 0n) return undefined;
     const unit = format[0] === 32 ? 8 : format[0] === 16 ? 2 : 1;
     const bytes = new Uint8Array(Number(counts[0]!) * unit);
-    Deno.UnsafePointerView.copyInto(ptr, bytes);
-    return { format: format[0]!, bytes };
+    if (ptr !== null && bytes.length > 0) Deno.UnsafePointerView.copyInto(ptr, bytes);
+    return { type: type[0]!, format: format[0]!, bytes, more: counts[1]! > 0n };
   } finally {
-    x11.XFree(ptr);
+    if (ptr !== null) x11.XFree(ptr);
   }
+}
+
+/**
+ * A property's raw items (at most {@link MAX_PROPERTY} units). Format-32 items arrive as
+ * C longs (8 bytes each on x86_64); format-8 items as bytes. `undefined` when the window
+ * lacks it.
+ */
+export function property(
+  h: X11Handle,
+  win: bigint,
+  atom: bigint,
+): { format: number; bytes: Uint8Array } | undefined {
+  const value = readProperty(h, win, atom, MAX_PROPERTY);
+  return value && { format: value.format, bytes: value.bytes };
 }
 
 /** The items of a format-32 property as numbers (atoms, window ids, cardinals). */
