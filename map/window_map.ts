@@ -11,6 +11,7 @@
 import type { RawNode } from "../model/engine.ts";
 import type { Element } from "../protocol/element.ts";
 import { DriverError } from "../protocol/errors.ts";
+import { setBounded } from "../util/bounded.ts";
 import { type Delta, diff, sameVisible } from "./diff.ts";
 import { ID_LENGTH } from "./ids.ts";
 import type { Snapshot } from "./snapshot.ts";
@@ -224,9 +225,7 @@ export class WindowMap {
    * {@link MAX_BEYOND} the one remembered longest ago is forgotten.
    */
   remember(id: string, node: RawNode): void {
-    this.#beyond.delete(id);
-    this.#beyond.set(id, node);
-    if (this.#beyond.size > MAX_BEYOND) this.#beyond.delete(this.#beyond.keys().next().value!);
+    setBounded(this.#beyond, id, node, MAX_BEYOND);
   }
 
   /**

@@ -13,6 +13,7 @@
  * @module
  */
 import type { Element } from "../protocol/element.ts";
+import { setBounded } from "../util/bounded.ts";
 import { type DiffParts, treeOrder } from "./outline.ts";
 
 /** A diff cut to a page. */
@@ -125,8 +126,6 @@ export class PageScope {
   }
 
   #remember(window: string, ids: Set<string>): void {
-    this.#pages.delete(window);
-    this.#pages.set(window, ids);
-    if (this.#pages.size > MAX_WINDOWS) this.#pages.delete(this.#pages.keys().next().value!);
+    setBounded(this.#pages, window, ids, MAX_WINDOWS);
   }
 }

@@ -10,6 +10,7 @@
  * @module
  */
 import { DriverError } from "../protocol/errors.ts";
+import { setBounded } from "../util/bounded.ts";
 import { FENCE_BYTES, fenced } from "./untrusted.ts";
 
 /** Most bytes of one answer when the caller gives no `max_bytes`. */
@@ -101,8 +102,7 @@ export class ReadPages {
     if (n === read.lines.length) return [header, ...fenced(read.lines)].join("\n");
     const cursor = `${window}~${++this.#serial}`;
     const rest = read.lines.slice(n);
-    this.#held.set(window, { ...read, cursor, lines: rest, done: read.done + n });
-    if (this.#held.size > MAX_HELD) this.#held.delete(this.#held.keys().next().value!);
+    setBounded(this.#held, window, { ...read, cursor, lines: rest, done: read.done + n }, MAX_HELD);
     return [
       header,
       ...fenced(read.lines.slice(0, n)),

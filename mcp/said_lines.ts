@@ -7,6 +7,7 @@
  * @module
  */
 import type { Element } from "../protocol/element.ts";
+import { setBounded } from "../util/bounded.ts";
 import { type DiffParts, elementLine, type LineStyle } from "./outline.ts";
 
 /** Windows remembered at most; the least recently read goes. */
@@ -29,11 +30,7 @@ export class SaidLines {
 
   /** Remembers a whole read of `window`. */
   read(window: string, elements: readonly Element[]): void {
-    this.#windows.delete(window);
-    this.#windows.set(window, new Map(elements.map((e) => [e.id, said(e)])));
-    if (this.#windows.size > MAX_WINDOWS) {
-      this.#windows.delete(this.#windows.keys().next().value!);
-    }
+    setBounded(this.#windows, window, new Map(elements.map((e) => [e.id, said(e)])), MAX_WINDOWS);
   }
 
   /**
