@@ -50,7 +50,14 @@ Deno.test(`clipboard: set by the driver, pasted into FeatherPad; copied in mouse
     await s.client.call("pixel_type_text", { window: gtk, text: typed });
     assert.ok((await textsUntil(mouse.pid, typed)).some((t) => t.includes(typed)));
     await s.client.call("pixel_key", { window: gtk, keys: "ctrl+a" });
-    const primary = await s.client.call("clipboard_get", { selection: "primary" });
+    // GTK takes the primary selection on its own time after the keys: waited for, like
+    // the clipboard below (CI once read it before mousepad owned it).
+    const until = performance.now() + 3_000;
+    let primary = await s.client.call("clipboard_get", { selection: "primary" });
+    while (primary.text !== typed && performance.now() < until) {
+      await new Promise((r) => setTimeout(r, 100));
+      primary = await s.client.call("clipboard_get", { selection: "primary" });
+    }
     assert.equal(primary.text, typed, "the selected text is the primary selection");
     await s.client.call("pixel_key", { window: gtk, keys: "ctrl+c" });
     const deadline = performance.now() + 3_000;
