@@ -75,13 +75,16 @@ a stone: <span>Opal</span> or <span>Jade</span> today.</p>
 /** The sliding panel page's title. */
 export const SLIDING_TITLE = "Sliding page";
 
+/** How long the sliding page's panel takes to open (ms). */
+export const SLIDE_MS = 1_000;
+
 /**
  * A button that slides a panel open over a second, the way jQuery UI's accordion
  * does: shown at 1 px, then grown by a CSS transition no browser announces. Words below
  * the panel, pushed down as it grows, take a click (a MiniWoB link) that writes "Tapped".
  */
 export const SLIDING_PAGE = `<!doctype html><html><head><title>${SLIDING_TITLE}</title>
-<style>#panel { display: none; overflow: hidden; height: 1px; transition: height 1s linear; }
+<style>#panel { display: none; overflow: hidden; height: 1px; transition: height ${SLIDE_MS}ms linear; }
 </style><script>
 function slide() {
   const p = document.getElementById("panel");
