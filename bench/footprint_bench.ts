@@ -11,6 +11,7 @@
  */
 import { DriverClient } from "../rpc/client.ts";
 import { emit, median, round } from "./stats.ts";
+import { V8_FLAGS_ARG } from "../cli/v8_flags.ts";
 import {
   type App,
   calculator,
@@ -64,8 +65,8 @@ async function startup(argv: string[], input = ""): Promise<{ ms: number; mb: nu
 
 const deno = Deno.execPath();
 const FROM = {
-  source: [deno, "run", "-A", "main.ts"],
-  bundle: [deno, "run", "-A", "--no-config", "--cached-only", BUNDLE],
+  source: [deno, "run", "-A", V8_FLAGS_ARG, "main.ts"],
+  bundle: [deno, "run", "-A", V8_FLAGS_ARG, "--no-config", "--cached-only", BUNDLE],
 } as const;
 const HELLO = '{"jsonrpc":"2.0","id":1,"method":"hello"}\n';
 

@@ -45,7 +45,8 @@ export async function serve(options: ServeOptions): Promise<number> {
   // Taken before the ready line: a parent may act on that line and exit at once, and a
   // parent pid read after that would already be init's, so its exit would go unseen.
   const parent = Deno.ppid;
-  const { paths, driver, dispatcher } = await assemble(options.dataDir, false, options.trace);
+  const assembled = await assemble(options.dataDir, false, options.trace);
+  const { paths, driver, dispatcher } = assembled;
   const { config } = driver;
   let refusals = 0;
   const server = new Server(dispatcher, {
@@ -91,7 +92,7 @@ export async function serve(options: ServeOptions): Promise<number> {
     }
   } catch (err) {
     stop.abort();
-    await driver.close();
+    await assembled.close();
     if (err instanceof AlreadyRunningError) {
       log("error", err.message);
       return EXIT.alreadyRunning;
@@ -111,7 +112,7 @@ export async function serve(options: ServeOptions): Promise<number> {
   stopWatchdog();
   log("info", "stopping", { reason });
   await server.close();
-  await driver.close();
+  await assembled.close();
   if (socketPath) await Deno.remove(socketPath).catch(() => {});
   if (endpointFile) await Deno.remove(endpointFile).catch(() => {});
   return EXIT.ok;

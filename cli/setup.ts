@@ -8,6 +8,9 @@ import { Dispatcher } from "../rpc/dispatcher.ts";
 import { Driver } from "../driver/driver.ts";
 import { loadConfig } from "./config_file.ts";
 import { dataDir, type DriverPaths, driverPaths } from "../util/paths.ts";
+import { releaseWhenQuiet } from "../util/memory.ts";
+import { trimMalloc } from "../ffi/posix_libc.ts";
+import { log } from "../util/log.ts";
 
 /** A started driver with the dispatcher that serves it. */
 export interface Assembled {
@@ -17,11 +20,14 @@ export interface Assembled {
   driver: Driver;
   /** Its dispatcher. */
   dispatcher: Dispatcher;
+  /** Closes the driver and stops giving memory back. */
+  close(): Promise<void>;
 }
 
 /**
  * Starts a driver on `dataDirOverride` (or the default data folder); `oneShot` for a
- * driver that serves one call and exits; `trace` records every op into that folder.
+ * driver that serves one call and exits; `trace` records every op into that folder. A
+ * driver that lives on gives its memory back when its requests pause (util/memory.ts).
  */
 export async function assemble(
   dataDirOverride?: string,
@@ -40,5 +46,29 @@ export async function assemble(
     defaultTimeoutMs: config.request_timeout_ms,
     onSessionEnd: (session) => driver.sessionEnded(session),
   });
-  return { paths, driver, dispatcher };
+  const stopRelease = oneShot ? () => {} : releaseWhenQuiet({
+    activity: () => dispatcher.activity,
+    // Windows has no POSIX C library to ask; V8's heap is still collected there.
+    ...(Deno.build.os === "windows" ? {} : { trim: trimMalloc }),
+    onRelease: ({ why, before, after, ms }) => {
+      const mb = (m: Deno.MemoryUsage) =>
+        [m.rss, m.heapTotal, m.heapUsed, m.external].map((b) => Math.round(b / 1e5) / 10);
+      log("debug", "memory given back", {
+        why,
+        ms: Math.round(ms),
+        // Each as [resident, V8 heap, of it in use, external], in MB.
+        before_mb: mb(before),
+        after_mb: mb(after),
+      });
+    },
+  });
+  return {
+    paths,
+    driver,
+    dispatcher,
+    async close() {
+      stopRelease();
+      await driver.close();
+    },
+  };
 }

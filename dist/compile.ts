@@ -12,6 +12,7 @@
 import { writeFileAtomic } from "../util/atomic.ts";
 import config from "../deno.json" with { type: "json" };
 import { LAZY_MODULES } from "../util/lazy.ts";
+import { V8_FLAGS_ARG } from "../cli/v8_flags.ts";
 
 /** Every target the driver ships for. */
 export const TARGETS = [
@@ -49,6 +50,8 @@ async function build(target: string): Promise<{ file: string; sha256: string }> 
       "compile",
       "--allow-all",
       "--no-check",
+      // Baked in: the executable starts V8 with them, as every `deno run` launcher does.
+      V8_FLAGS_ARG,
       // Workers are loaded by URL at run time, so the compiler must be told to embed them.
       ...[...WORKERS, ...COMMANDS].flatMap((w) => ["--include", w]),
       "--target",

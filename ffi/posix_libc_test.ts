@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { trimMalloc } from "./posix_libc.ts";
 
 const WATCHDOG = new URL("../util/watchdog.ts", import.meta.url).href;
 const LIBC = new URL("./posix_libc.ts", import.meta.url).href;
@@ -46,5 +47,14 @@ Deno.test({
     `);
     assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
     assert.equal(new TextDecoder().decode(out.stdout).trim(), "done");
+  },
+});
+
+Deno.test({
+  name: "trimMalloc() asks the C library to give its free memory back",
+  ignore: Deno.build.os === "windows",
+  fn() {
+    // glibc (Linux) and libSystem (macOS) both have a call for it.
+    assert.equal(trimMalloc(), true);
   },
 });

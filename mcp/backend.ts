@@ -121,7 +121,8 @@ export async function openBackend(options: BackendOptions): Promise<Backend> {
       });
     }
   }
-  const { driver, dispatcher } = await assemble(options.dataDir);
+  const assembled = await assemble(options.dataDir);
+  const { dispatcher } = assembled;
   let closed = false;
   return {
     where: "in-process",
@@ -129,7 +130,7 @@ export async function openBackend(options: BackendOptions): Promise<Backend> {
     async close() {
       if (closed) return;
       closed = true;
-      await driver.close();
+      await assembled.close();
     },
   };
 }

@@ -81,6 +81,7 @@ export class Dispatcher {
   readonly #defaultTimeoutMs: number;
   readonly #checkResults: boolean;
   readonly #onSessionEnd: DispatcherOptions["onSessionEnd"];
+  #activity = 0;
 
   /** Serves `handlers` with the given options. */
   constructor(handlers: Handlers, options: DispatcherOptions = {}) {
@@ -89,6 +90,14 @@ export class Dispatcher {
     this.#checkResults = options.checkResults ??
       Deno.env.get("ALLTERNIT_CHECK_RESULTS") === "1";
     this.#onSessionEnd = options.onSessionEnd;
+  }
+
+  /**
+   * A count that moves with every line and call it is given: whether it is working, not
+   * how much (a line's call counts again).
+   */
+  get activity(): number {
+    return this.#activity;
   }
 
   /** The connection `session` ended: its requests are all answered. Never rejects. */
@@ -109,6 +118,7 @@ export class Dispatcher {
     authorize?: Authorize,
     session?: object,
   ): Promise<string | undefined> {
+    this.#activity++;
     let request: unknown;
     try {
       request = JSON.parse(typeof line === "string" ? line : decoder.decode(line));
@@ -167,6 +177,7 @@ export class Dispatcher {
     params: unknown,
     session?: object,
   ): Promise<Record<string, unknown>> {
+    this.#activity++;
     if (!isOpName(method)) {
       throw new DriverError("method_not_found", `Unknown op "${method}"`, { ops: OP_NAMES });
     }

@@ -102,8 +102,9 @@ if ($Binary) {
   Copy-Item -LiteralPath $Deno -Destination $exe -Force
   # The bundle is a tree: allternit-driver.js, the chunks beside it and each command's entry.
   Copy-Item -Path (Join-Path (Split-Path -Parent $Bundle) '*') -Destination $InstallDir -Recurse -Force
-  $prefix = @('run', '--allow-all', '--no-config', '--cached-only', "`"$js`"")
-  $launcher = '"%~dp0deno.exe" run --allow-all --no-config --cached-only "%~dp0allternit-driver.js" %*'
+  # The V8 flags are cli/v8_flags.ts's (a compiled binary has them built in).
+  $prefix = @('run', '--allow-all', '--v8-flags=--max-semi-space-size=1', '--no-config', '--cached-only', "`"$js`"")
+  $launcher = '"%~dp0deno.exe" run --allow-all --v8-flags=--max-semi-space-size=1 --no-config --cached-only "%~dp0allternit-driver.js" %*'
 }
 $lines = @('@echo off', 'rem allternit-driver: the driver installed by register-logon-task.ps1', $launcher)
 Set-Content -LiteralPath (Join-Path $InstallDir 'allternit-driver.cmd') -Value $lines -Encoding Ascii

@@ -5,6 +5,7 @@
  * @module
  */
 import { LineSplitter } from "../../util/framing.ts";
+import { V8_FLAGS_ARG } from "../../cli/v8_flags.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
@@ -36,7 +37,7 @@ export async function startDriver(
   const dataDir = options.dataDir ?? await Deno.makeTempDir({ prefix: "allternit-test-" });
   const [program, ...prefix] = [...(options.under ?? []), Deno.execPath()];
   const child = new Deno.Command(program!, {
-    args: [...prefix, "run", "--allow-all", MAIN, ...args, "--data-dir", dataDir],
+    args: [...prefix, "run", "--allow-all", V8_FLAGS_ARG, MAIN, ...args, "--data-dir", dataDir],
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

@@ -8,6 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client";
 // The SDK's "./*" export has no types for `x.js` paths: point the checker at them.
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { V8_FLAGS_ARG } from "../../cli/v8_flags.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
@@ -39,7 +40,7 @@ export interface Mcp {
 export async function mcp(args: string[]): Promise<Mcp> {
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: ["run", "--allow-all", MAIN, "mcp", ...args],
+    args: ["run", "--allow-all", V8_FLAGS_ARG, MAIN, "mcp", ...args],
     env: { ...Deno.env.toObject(), ALLTERNIT_CHECK_RESULTS: "1" },
     stderr: "pipe",
   });
