@@ -122,6 +122,30 @@ function waitForDisplay(vision: VisionEngine, window: string, want: string): Pro
   });
 }
 
+Deno.test("the OCR is closed once idle and loaded again by the next read that needs it", async () => {
+  // No cache: every read runs OCR, so the second read needs Tesseract again.
+  const vision = new VisionEngine({ cacheSize: 0, ocrIdleMs: 500 });
+  const app = await startX(vision, "xcalc", ["-geometry", "+40+40"], "xcalc");
+  try {
+    const keys = (r: VisionRead) =>
+      elementsOf(r).filter((e) => e.role === "AXButton").map((e) => e.name).sort();
+    const first = keys(await readKeypad(vision, app.window));
+    assert.equal(vision.ocrLoads().loaded, true);
+    const loads = vision.ocrLoads().loads;
+    await poll(
+      "the idle OCR to close",
+      () => Promise.resolve(vision.ocrLoads().loaded ? undefined : true),
+      5_000,
+    );
+    const again = keys(await vision.read(app.window, budget()));
+    assert.deepEqual(again, first, "read the same keys with a fresh Tesseract");
+    assert.deepEqual(vision.ocrLoads(), { loads: loads + 1, loaded: true });
+  } finally {
+    await app.stop();
+    await vision.close();
+  }
+});
+
 Deno.test("xcalc has no accessibility tree; vision reads its keys, cached while unchanged", async () => {
   const vision = new VisionEngine();
   const atspi = new AtspiEngine();

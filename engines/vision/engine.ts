@@ -56,6 +56,7 @@ import { analyse, type Analysis } from "./analyse.ts";
 import { captureKey, LruCache } from "./cache.ts";
 import { type LineReader, TesseractReader } from "./ocr.ts";
 import { tesseractMissing } from "../../ffi/linux_tesseract.ts";
+import { trimMalloc } from "../../ffi/posix_libc.ts";
 import { VISION_OPS } from "./ops.ts";
 import { nodesFrom, toTree } from "./tree.ts";
 import { findWindow, listWindows, parseWindowId, type WindowHint, windowId } from "./windows.ts";
@@ -71,7 +72,18 @@ export interface VisionOptions {
   reader?: () => OwnedReader;
   /** Analyses kept by capture hash (default 32; 0: every read runs OCR). */
   cacheSize?: number;
+  /** The OCR is closed this long after its last read, and made again by the next (ms). */
+  ocrIdleMs?: number;
 }
+
+/**
+ * How long the OCR stays loaded after its last read (ms). Tesseract costs the driver about
+ * 33 MB, and the trees that need it are few: an agent that read one X app by its pixels
+ * keeps the model for a minute, not for the driver's life. Closed and trimmed, it gives
+ * back about 14 MB (its libraries stay mapped: dlclose does not unmap them); loading it
+ * again costs 100-300 ms.
+ */
+export const OCR_IDLE_MS = 60_000;
 
 /** One vision read: the tree, each node's crop, and the pixels it came from. */
 export interface VisionRead extends WindowTree {
@@ -101,6 +113,10 @@ export class VisionEngine implements Engine {
   readonly #last = new Map<string, { capture: Capture; bounds: Bounds }>();
   #display: X11Display | undefined;
   #reader: OwnedReader | undefined;
+  readonly #ocrIdleMs: number;
+  #unloadTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Readers made so far: each load of the OCR. */
+  #loads = 0;
   #walks = 0;
   #lines = 0;
   #closed = false;
@@ -113,6 +129,7 @@ export class VisionEngine implements Engine {
     // files, and the first read loads it.
     this.#readerMissing = options.reader ? () => undefined : () => tesseractMissing();
     this.#cache = new LruCache(options.cacheSize ?? 32);
+    this.#ocrIdleMs = options.ocrIdleMs ?? OCR_IDLE_MS;
   }
 
   availability(): Promise<Availability> {
@@ -139,9 +156,35 @@ export class VisionEngine implements Engine {
     return this.#display;
   }
 
-  #ocr(): OwnedReader {
-    this.#reader ??= this.#makeReader();
+  /** The OCR, loaded for a read of `window` if it is not. */
+  #ocr(window: string): OwnedReader {
+    if (!this.#reader) {
+      // Told: the OCR is a third of the driver's memory, and which window needed it says why.
+      log("info", "loading the OCR", { window, loads: this.#loads });
+      this.#reader = this.#makeReader();
+      this.#loads++;
+    }
+    this.#unloadLater();
     return this.#reader;
+  }
+
+  #unloadLater(): void {
+    clearTimeout(this.#unloadTimer);
+    const timer = setTimeout(() => this.#unload(), this.#ocrIdleMs);
+    Deno.unrefTimer(timer);
+    this.#unloadTimer = timer;
+  }
+
+  /** Closes an idle OCR; a read still under way puts it off. */
+  #unload(): void {
+    this.#unloadTimer = undefined;
+    if (this.#pending.size > 0) return this.#unloadLater();
+    const reader = this.#reader;
+    if (reader) log("debug", "closing the idle OCR", { idle_ms: this.#ocrIdleMs });
+    // Taken away first: a read that starts while this one closes makes a reader of its own.
+    this.#reader = undefined;
+    // Freed memory stays with the C allocator until it is asked to give it back.
+    Promise.resolve(reader?.close?.()).then(trimMalloc).catch(() => {});
   }
 
   #xid(window: string): number {
@@ -195,7 +238,9 @@ export class VisionEngine implements Engine {
     const key = captureKey(capture);
     let analysis = this.#cache.get(key);
     const cached = analysis !== undefined;
-    if (analysis === undefined) analysis = await this.#analyse(key, capture, budget.signal);
+    if (analysis === undefined) {
+      analysis = await this.#analyse(key, capture, budget.signal, window);
+    }
     // New pixels may come with a new title or focus; listing is cheap beside OCR.
     if (!cached || !this.#facts.has(window)) await this.listApps(budget.signal);
     const tree = toTree(
@@ -215,11 +260,11 @@ export class VisionEngine implements Engine {
     };
   }
 
-  #analyse(key: string, capture: Capture, signal: AbortSignal): Promise<Analysis> {
+  #analyse(key: string, capture: Capture, signal: AbortSignal, window: string): Promise<Analysis> {
     const pending = this.#pending.get(key);
     if (pending) return pending;
     this.#walks++;
-    const run = analyse(capture, this.#ocr(), signal).then((a) => {
+    const run = analyse(capture, this.#ocr(window), signal).then((a) => {
       this.#lines += a.lines;
       this.#cache.set(key, a);
       return a;
@@ -329,9 +374,15 @@ export class VisionEngine implements Engine {
     return { calls: this.#lines, walks: this.#walks };
   }
 
+  /** How many times the OCR was loaded, and whether it is loaded now. */
+  ocrLoads(): { loads: number; loaded: boolean } {
+    return { loads: this.#loads, loaded: this.#reader !== undefined };
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    clearTimeout(this.#unloadTimer);
     await Promise.allSettled([...this.#pending.values()]);
     await this.#reader?.close?.();
     this.#display?.close();
