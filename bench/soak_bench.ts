@@ -138,9 +138,13 @@ let phase: Sample["phase"] = "load";
 
 async function sample(): Promise<Sample> {
   let watched = -1;
+  let pixelReads = -1;
   try {
     const c = await DriverClient.connect({ socket });
-    watched = (await c.call("hello", { timeout_ms: 10_000 })).live.watched;
+    const hello = await c.call("hello", { timeout_ms: 10_000 });
+    watched = hello.live.watched;
+    const sources = hello.router?.sources as Record<string, number> | undefined;
+    pixelReads = (sources?.vision ?? 0) + (sources?.both ?? 0);
     await c.close();
   } catch {
     count("hello failures");
@@ -151,6 +155,7 @@ async function sample(): Promise<Sample> {
     ...await residentMb(driver.ready.pid),
     peer: round(await rssMb(peer.pid)),
     watched,
+    pixelReads,
     apps: running.size,
   };
   samples.push(s);
@@ -216,7 +221,9 @@ try {
     unit: "MB",
     peer: "pyatspi client doing the same reads (peak)",
     ...vs(peak, peerPeak),
-    note: `target < 100 MB watching 8 windows; ${series}`,
+    note: `target < 100 MB watching 8 windows; ${series}; reads from pixels (OCR) by then: ${
+      samples.find((s) => s.rss === peak)!.pixelReads
+    }, in all: ${Math.max(...samples.map((s) => s.pixelReads))}`,
   });
   emit({
     bench: `soak: driver RSS at the end of the load (${where})`,

@@ -10,6 +10,7 @@ import type { EngineEntry } from "../engines/registry.ts";
 import type {
   ActOutcome,
   AppInfo,
+  AppLiveState,
   Availability,
   Capture,
   Engine,
@@ -86,6 +87,8 @@ export interface ScriptedApp {
   pid: number;
   /** Top-level windows. */
   windows: ScriptedWindow[];
+  /** Listed from memory: it did not answer (the AT-SPI engine's stand-in). */
+  live?: AppLiveState;
 }
 
 /** One call of {@link ScriptedEngine.act}. */
@@ -224,6 +227,7 @@ export class ScriptedEngine implements Engine {
         bounds: { ...w.tree.bounds },
         focused: w.focused ?? false,
       })),
+      ...(a.live ? { live: { ...a.live } } : {}),
     })));
   }
 

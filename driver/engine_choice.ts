@@ -120,7 +120,19 @@ export async function locateWindow(
 ): Promise<{ target: Target; engine: string }> {
   try {
     return { target: await resolveTarget(engine, params, signal, core), engine: engine.name };
-  } catch (err) {
+  } catch (first) {
+    let err = first;
+    // An app on the bus that did not answer the listing in time has a tree: read by its
+    // pixels, its window would stay a vision window for its whole life. It is asked again.
+    const until = performance.now() + BUSY_APP_WAIT_MS;
+    while (notResponding(err) && performance.now() < until && !signal.aborted) {
+      await new Promise((r) => setTimeout(r, 100));
+      try {
+        return { target: await resolveTarget(engine, params, signal, core), engine: engine.name };
+      } catch (again) {
+        err = again;
+      }
+    }
     const vision = core.available(VISION);
     const missing = err instanceof DriverError &&
       (err.code === "app_not_running" || err.code === "window_not_found");
@@ -133,6 +145,17 @@ export async function locateWindow(
     return { target, engine: vision.name };
   }
 }
+
+/**
+ * How long a read waits for an app on the bus that lists no window because it did not
+ * answer (ms): a GTK or Qt app building its first window under load answered within a
+ * second or two in the churn soak; one that stays silent longer is read by its pixels.
+ */
+export const BUSY_APP_WAIT_MS = 3_000;
+
+const notResponding = (err: unknown): boolean =>
+  err instanceof DriverError && err.code === "window_not_found" &&
+  err.data.not_responding === true;
 
 /** The source fields of a read_ui answer. */
 export interface SourceFields {

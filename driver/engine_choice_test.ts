@@ -5,7 +5,13 @@ import { defaultConfig } from "../model/config.ts";
 import { DriverError } from "../protocol/errors.ts";
 import { AuditLog, Router } from "../router/mod.ts";
 import { DriverCore } from "./core.ts";
-import { locateWindow, mapEngineOf, pickEngine, sourceOf } from "./engine_choice.ts";
+import {
+  BUSY_APP_WAIT_MS,
+  locateWindow,
+  mapEngineOf,
+  pickEngine,
+  sourceOf,
+} from "./engine_choice.ts";
 import {
   button,
   canvas,
@@ -269,6 +275,43 @@ Deno.test("locateWindow() falls back to vision for an app the picked engine does
       engine: "vision",
     });
     assert.equal(core.router.degradedReason("xcalc"), "no_accessibility_tree");
+  });
+});
+
+/** Notes as the AT-SPI engine lists an app that did not answer: its pid and name, no window. */
+function silentNotes(): ScriptedApp {
+  return {
+    ...notesApp(),
+    windows: [],
+    live: { state: "degraded", reason: "app_not_responding" },
+  };
+}
+
+Deno.test("locateWindow() asks again for an app on the bus that answered no window yet", async () => {
+  const alpha = new ScriptedEngine("alpha", { ops: ALL_ENGINE_OPS, apps: [silentNotes()] });
+  const vision = new ScriptedEngine("vision", { ops: ALL_ENGINE_OPS, apps: [notesApp()] });
+  await withCore([alpha, vision], async (core) => {
+    const answers = setTimeout(() => alpha.apps = [notesApp()], 300);
+    try {
+      const found = await locateWindow(core, alpha, { app: Deno.pid }, signal());
+      assert.deepEqual(found, { target: NOTES, engine: "alpha" }, "its tree, once it answered");
+      assert.ok(alpha.listCalls >= 2);
+      assert.equal(vision.listCalls, 0, "its pixels were never the answer");
+      assert.equal(core.router.degradedReason("Notes"), undefined);
+    } finally {
+      clearTimeout(answers);
+    }
+  });
+});
+
+Deno.test("locateWindow() reads an app that stays silent past the wait by its pixels", async () => {
+  const alpha = new ScriptedEngine("alpha", { ops: ALL_ENGINE_OPS, apps: [silentNotes()] });
+  const vision = new ScriptedEngine("vision", { ops: ALL_ENGINE_OPS, apps: [notesApp()] });
+  await withCore([alpha, vision], async (core) => {
+    const t0 = performance.now();
+    const found = await locateWindow(core, alpha, { app: Deno.pid }, signal());
+    assert.equal(found.engine, "vision");
+    assert.ok(performance.now() - t0 >= BUSY_APP_WAIT_MS, "after the wait");
   });
 });
 

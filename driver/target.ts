@@ -80,8 +80,12 @@ export async function resolveTarget(
       const t = pick(a);
       if (t) return t;
     }
+    // Listed with no window because it did not answer in time (an app busy starting up):
+    // said, so the caller can ask again rather than take it for an app with no tree.
+    const busy = matches.every((a) => a.live?.state === "degraded");
     throw new DriverError("window_not_found", `App ${JSON.stringify(want)} has no window`, {
       version: 0,
+      ...(busy ? { not_responding: true } : {}),
     });
   }
   const front = apps.find((a) => a.windows.some((w) => w.focused)) ??

@@ -21,6 +21,8 @@ export interface Sample {
   peer: number;
   /** Windows the driver watched (`hello`'s `live.watched`), -1 when hello failed. */
   watched: number;
+  /** Reads served from pixels so far, OCR'd (`hello`'s router sources vision + both). */
+  pixelReads: number;
   /** Apps of the bench running. */
   apps: number;
 }
