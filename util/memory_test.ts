@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { collectGarbage, type Release, releaseWhenQuiet } from "./memory.ts";
+import { collectGarbage, type Release, type ReleaseOptions, releaseWhenQuiet } from "./memory.ts";
 
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
@@ -48,40 +48,39 @@ Deno.test("releaseWhenQuiet() releases once work pauses, and not again while not
   }
 });
 
-Deno.test("releaseWhenQuiet() releases under a load that never pauses, every busyMs", async () => {
+/** Runs `body` while a counted load never pauses, with a releaser set by `options`. */
+async function underLoad(
+  options: Omit<ReleaseOptions, "activity" | "onRelease">,
+  body: (releases: Release[]) => Promise<void>,
+): Promise<void> {
   let work = 0;
   const releases: Release[] = [];
   const busy = setInterval(() => work++, 20);
   const stop = releaseWhenQuiet({
+    ...options,
     activity: () => work,
-    quietMs: 10_000,
-    busyMs: 300,
     onRelease: (r) => releases.push(r),
   });
   try {
-    await sleep(1_100);
-    assert.ok(releases.length >= 2 && releases.length <= 4, `${releases.length} releases`);
-    assert.ok(releases.every((r) => r.why === "busy"));
-    assert.ok(releases.every((r) => r.before.rss > 0 && r.after.heapTotal > 0 && r.ms >= 0));
+    await body(releases);
   } finally {
     clearInterval(busy);
     stop();
   }
+}
+
+Deno.test("releaseWhenQuiet() releases under a load that never pauses, every busyMs", async () => {
+  await underLoad({ quietMs: 10_000, busyMs: 300 }, async (releases) => {
+    await sleep(1_100);
+    assert.ok(releases.length >= 2 && releases.length <= 4, `${releases.length} releases`);
+    assert.ok(releases.every((r) => r.why === "busy"));
+    assert.ok(releases.every((r) => r.before.rss > 0 && r.after.heapTotal > 0 && r.ms >= 0));
+  });
 });
 
 Deno.test("releaseWhenQuiet() releases a busy process that grew, not one that did not", async () => {
-  let work = 0;
-  const releases: Release[] = [];
-  const busy = setInterval(() => work++, 20);
-  const stop = releaseWhenQuiet({
-    activity: () => work,
-    quietMs: 10_000,
-    busyMs: 60_000,
-    growthBytes: 16 * 1024 * 1024,
-    minGapMs: 100,
-    onRelease: (r) => releases.push(r),
-  });
-  try {
+  const options = { quietMs: 10_000, busyMs: 60_000, growthBytes: 16 << 20, minGapMs: 100 };
+  await underLoad(options, async (releases) => {
     await sleep(500);
     assert.equal(releases.length, 0, "busy, but not grown");
     // 32 MB touched, so resident: the next tick sees the process grown.
@@ -90,8 +89,5 @@ Deno.test("releaseWhenQuiet() releases a busy process that grew, not one that di
     assert.equal(held.length, 32);
     assert.ok(releases.length >= 1, "grown 32 MB: released");
     assert.equal(releases[0]!.why, "grown");
-  } finally {
-    clearInterval(busy);
-    stop();
-  }
+  });
 });
