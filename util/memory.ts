@@ -72,9 +72,9 @@ export const QUIET_MS = 10_000;
 /** Default time between releases under a load that never pauses (ms). */
 export const BUSY_MS = 60_000;
 /** Default growth of the resident set that makes a busy process release (bytes). */
-export const GROWTH_BYTES = 8 * 1024 * 1024;
+export const GROWTH_BYTES = 6 * 1024 * 1024;
 /** Default least time between two releases (ms). */
-export const MIN_GAP_MS = 5_000;
+export const MIN_GAP_MS = 2_000;
 
 /**
  * Releases memory once the work counted by `activity` pauses for `quietMs`; while it does
