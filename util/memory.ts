@@ -13,19 +13,23 @@
  *
  * @module
  */
-import v8 from "node:v8";
-import vm from "node:vm";
-
 let gc: (() => void) | null | undefined;
 
 /**
  * Runs a full, compacting garbage collection; false where the runtime refuses to expose
  * one. V8 hands out `gc` only under `--expose-gc`, which can be set at run time for
  * contexts made later: one such context lends its `gc` (a collection is process-wide).
+ * `node:v8` and `node:vm` are loaded at the first call, not at start: together they cost
+ * every command that assembles a driver about 40 ms and 2 MB, and a one-shot `call` never
+ * collects.
  */
-export function collectGarbage(): boolean {
+export async function collectGarbage(): Promise<boolean> {
   if (gc === undefined) {
     try {
+      const [{ default: v8 }, { default: vm }] = await Promise.all([
+        import("node:v8"),
+        import("node:vm"),
+      ]);
       v8.setFlagsFromString("--expose-gc");
       const found: unknown = vm.runInNewContext("gc");
       gc = typeof found === "function" ? found as () => void : null;
@@ -93,6 +97,22 @@ export function releaseWhenQuiet(options: ReleaseOptions): () => void {
   let movedAt = performance.now();
   let releasedAt = movedAt;
   let floor = Deno.memoryUsage().rss;
+  let releasing = false;
+  const release = async (why: Release["why"], count: number) => {
+    const before = Deno.memoryUsage();
+    const t0 = performance.now();
+    try {
+      await collectGarbage();
+      options.trim?.();
+    } finally {
+      releasedAt = performance.now();
+      released = count;
+      releasing = false;
+    }
+    const after = Deno.memoryUsage();
+    floor = after.rss;
+    options.onRelease?.({ why, before, after, ms: releasedAt - t0 });
+  };
   const timer = setInterval(() => {
     const now = performance.now();
     const count = options.activity();
@@ -100,7 +120,7 @@ export function releaseWhenQuiet(options: ReleaseOptions): () => void {
       seen = count;
       movedAt = now;
     }
-    if (count === released) return;
+    if (count === released || releasing) return;
     const why = now - movedAt >= quietMs
       ? "quiet"
       : now - releasedAt >= busyMs
@@ -109,15 +129,8 @@ export function releaseWhenQuiet(options: ReleaseOptions): () => void {
       ? "grown"
       : null;
     if (!why) return;
-    const before = Deno.memoryUsage();
-    const t0 = performance.now();
-    collectGarbage();
-    options.trim?.();
-    releasedAt = performance.now();
-    released = count;
-    const after = Deno.memoryUsage();
-    floor = after.rss;
-    options.onRelease?.({ why, before, after, ms: releasedAt - t0 });
+    releasing = true;
+    release(why, count).catch(() => {});
   }, tick);
   Deno.unrefTimer(timer);
   return () => clearInterval(timer);
