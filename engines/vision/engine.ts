@@ -180,11 +180,12 @@ export class VisionEngine implements Engine {
     this.#unloadTimer = undefined;
     if (this.#pending.size > 0) return this.#unloadLater();
     const reader = this.#reader;
-    if (reader) log("debug", "closing the idle OCR", { idle_ms: this.#ocrIdleMs });
+    if (!reader) return;
+    log("debug", "closing the idle OCR", { idle_ms: this.#ocrIdleMs });
     // Taken away first: a read that starts while this one closes makes a reader of its own.
     this.#reader = undefined;
     // Freed memory stays with the C allocator until it is asked to give it back.
-    Promise.resolve(reader?.close?.()).then(trimMalloc).catch(() => {});
+    Promise.resolve(reader.close?.()).then(trimMalloc).catch(() => {});
   }
 
   #xid(window: string): number {
