@@ -60,6 +60,8 @@ Deno.test("the V8 flags keep the young generation at a few MB under a burst of g
   };
   const ours = await newSpace([V8_FLAGS_ARG]);
   const plain = await newSpace([]);
-  assert.ok(ours <= 3, `${V8_FLAGS.join(" ")}: new space ${ours} MB`);
-  assert.ok(plain > 2 * ours, `without them ${plain} MB: the flag is what keeps it small`);
+  // The new space holds both semi-spaces and the pages being promoted: 1.8-3.9 MB were
+  // seen with 1 MB semi-spaces, 63 MB without the flag.
+  assert.ok(ours <= 5, `${V8_FLAGS.join(" ")}: new space ${ours} MB`);
+  assert.ok(plain > 10 * ours, `without them ${plain} MB: the flag is what keeps it small`);
 });
